@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import uuid
+
+from fastapi import APIRouter, Query
+from temporalio.client import WorkflowFailureError
+from temporalio.common import WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
+
+from ...tools import AgentPolicy, CallContext, ToolDescriptor, ToolResult, effective_tools
+from ...tools.errors import ToolNotFound
+from ...worker.context import call_context
+from ...workflows import ToolCallRequest, ToolCallWorkflow
+from ..deps import ServicesDep, TemporalClientDep, load_agent
+from ..errors import GATE_STATUS, ApiError
+from ..schemas import InvokeRequest, InvokeResponse, ResultPublic, ToolPublic
+
+router = APIRouter(prefix="/v1/tools", tags=["tools"])
+
+
+def _public(d: ToolDescriptor) -> ToolPublic:
+    return ToolPublic(
+        name=d.name,
+        description=d.description,
+        parameters=dict(d.parameters),
+        capability=d.capability.value,
+        groups=sorted(d.groups),
+        timeout_seconds=d.timeout_seconds,
+    )
+
+
+@router.get("", response_model=list[ToolPublic])
+async def list_tools(
+    services: ServicesDep, agent_id: str = Query(description="The agent whose tools to list")
+) -> list[ToolPublic]:
+    """The tools this agent's LLM may use, with schemas and capabilities."""
+    agent = await load_agent(services, agent_id)
+    policy = AgentPolicy(agent.tenant_id, agent.id, agent.allowed_tools)
+    names = effective_tools(policy, services.registry)
+    return [_public(services.registry.describe(n)) for n in sorted(names)]
+
+
+@router.post("/{name}/invoke", response_model=InvokeResponse)
+async def invoke_tool(
+    name: str, body: InvokeRequest, services: ServicesDep, temporal: TemporalClientDep
+) -> InvokeResponse:
+    """Run one governed call as a ToolCall workflow and wait for its result.
+
+    The gate's refusals come back as 4xx errors; a tool that ran and reported an
+    error comes back as 200 with ``result.is_error`` set.
+    """
+    agent = await load_agent(services, body.agent_id)
+    try:
+        descriptor = services.registry.describe(name)
+    except ToolNotFound as exc:
+        raise ApiError(404, exc.code, exc.message) from None
+    call_id = body.call_id or uuid.uuid4().hex
+    workflow_id = f"toolcall-{agent.id}-{call_id}"
+    request = ToolCallRequest(
+        tool=name,
+        call_id=call_id,
+        arguments=body.arguments,
+        capability=descriptor.capability,
+        idempotent=descriptor.idempotent,
+        timeout_seconds=descriptor.timeout_seconds,
+    )
+    context = CallContext(
+        tenant_id=agent.tenant_id,
+        agent_id=agent.id,
+        user_id=body.user_id,
+        session_key=body.session_key,
+        channel=body.channel,
+        chat_id=body.chat_id,
+        request_allow=body.request_allow,
+    )
+    with call_context(context):
+        try:
+            handle = await temporal.start_workflow(
+                ToolCallWorkflow.run,
+                request,
+                id=workflow_id,
+                task_queue=services.settings.task_queue,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+                static_summary=f"{name} by agent {agent.name} ({agent.tenant_id})",
+            )
+        except WorkflowAlreadyStartedError:
+            # The same call_id again: answer with the first call's result, run nothing.
+            handle = temporal.get_workflow_handle_for(ToolCallWorkflow.run, workflow_id)
+    try:
+        result: ToolResult = await handle.result()
+    except WorkflowFailureError as exc:
+        cause = getattr(exc.cause, "message", str(exc.cause))
+        raise ApiError(502, "tool_call_failed", cause, workflow_id=workflow_id) from None
+    run_id = handle.result_run_id or handle.run_id or ""
+    if result.is_error and result.error_code in GATE_STATUS:
+        raise ApiError(
+            GATE_STATUS[result.error_code],
+            result.error_code,
+            result.for_llm,
+            workflow_id=workflow_id,
+            call_id=call_id,
+        )
+    return InvokeResponse(
+        tool=name,
+        call_id=call_id,
+        tool_call_id=f"{run_id}:{call_id}",
+        workflow_id=workflow_id,
+        run_id=run_id,
+        result=ResultPublic(**result.model_dump()),
+    )

@@ -1,0 +1,109 @@
+"""The `toolgate` command: dev, api, worker, migrate, scrub."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .config import Settings
+from .store import DatabaseUnavailable
+
+app = typer.Typer(
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, help=__doc__
+)
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _logging(level: str) -> None:
+    logging.basicConfig(
+        level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+
+
+def _check_database(settings: Settings) -> None:
+    from .store import create_engine, ping
+
+    async def check() -> None:
+        engine = create_engine(settings.require_database_url())
+        try:
+            await ping(engine)
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(check())
+    except DatabaseUnavailable as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.command()
+def dev(
+    data_dir: Annotated[
+        Path, typer.Option(envvar="TOOLGATE_DATA_DIR", help="Where all state lives")
+    ] = Path(".toolgate"),
+    api_port: Annotated[int, typer.Option(envvar="TOOLGATE_API_PORT")] = 8000,
+    temporal_port: Annotated[int, typer.Option(envvar="TOOLGATE_DEV_TEMPORAL_PORT")] = 7233,
+    ui_port: Annotated[int, typer.Option(envvar="TOOLGATE_DEV_UI_PORT")] = 8233,
+    pg_port: Annotated[int, typer.Option(envvar="TOOLGATE_DEV_PG_PORT")] = 5433,
+) -> None:
+    """Embedded stack: Postgres, the Temporal dev server, migrations, worker and API."""
+    from .devstack.dev import DevOptions, run_dev
+
+    options = DevOptions(data_dir, api_port, temporal_port, ui_port, pg_port)
+    try:
+        run_dev(options)
+    except RuntimeError as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.command()
+def api() -> None:
+    """Run the REST API against TOOLGATE_DATABASE_URL and TOOLGATE_TEMPORAL_ADDRESS."""
+    _run(api=True, worker=False)
+
+
+@app.command()
+def worker() -> None:
+    """Run a tool worker against TOOLGATE_DATABASE_URL and TOOLGATE_TEMPORAL_ADDRESS."""
+    _run(api=False, worker=True)
+
+
+def _run(*, api: bool, worker: bool) -> None:
+    from .serve import serve
+
+    settings = Settings()
+    _logging(settings.log_level)
+    _check_database(settings)
+    try:
+        asyncio.run(serve(settings, api=api, worker=worker))
+    except RuntimeError as exc:  # Temporal unreachable, among others
+        raise _fail(str(exc)) from None
+
+
+@app.command()
+def migrate() -> None:
+    """Apply database migrations to TOOLGATE_DATABASE_URL."""
+    from .store import upgrade
+
+    settings = Settings()
+    _check_database(settings)
+    upgrade(settings.require_database_url())
+    typer.echo("database is at the latest schema")
+
+
+@app.command()
+def scrub() -> None:
+    """Read text on stdin, write it to stdout with credentials replaced by [REDACTED]."""
+    from .tools import Scrubber
+
+    scrubber = Scrubber(Settings().dynamic_scrub_values())
+    sys.stdout.write(scrubber.scrub(sys.stdin.read()))

@@ -1,0 +1,92 @@
+"""Value objects that flow through a governed tool call."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Capability(enum.StrEnum):
+    """Side-effect class of a tool (spec §3); drives retries and parallel scheduling."""
+
+    READ_ONLY = "read-only"
+    MUTATING = "mutating"
+    ASYNC = "async"
+    MCP_BRIDGED = "mcp-bridged"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """Who is calling, from where, in which workspace: immutable, built once per call.
+
+    Tools are shared across calls, so everything that varies per call lives here and
+    never on the tool object.
+    """
+
+    tenant_id: str
+    agent_id: str
+    workspace: Path
+    user_id: str = ""
+    session_key: str = ""
+    channel: str = ""
+    chat_id: str = ""
+    peer_kind: str = ""
+    sandbox_key: str = ""
+    subagent_depth: int = 0
+    request_allow: frozenset[str] | None = None
+    tool_call_id: str = ""
+    """Stable id of this call (workflow run id + the LLM's call id); idempotency key."""
+    scrub_values: tuple[str, ...] = field(default=())
+    """Secrets injected for this call only; scrubbed from its output."""
+
+
+class ToolResult(BaseModel):
+    """What a tool returns: ``for_llm`` goes back to the model, ``for_user`` to a human.
+
+    Tool-level failures are results with ``is_error`` set, not exceptions, so the LLM
+    can read them and adapt.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    for_llm: str
+    """Text the LLM reads next turn."""
+    for_user: str = ""
+    """Optional text meant for the human (a summary, a rendered diff)."""
+    is_error: bool = False
+    error_code: str | None = None
+    """Stable code from ``toolgate.tools.errors`` when ``is_error`` is set."""
+
+    @classmethod
+    def ok(cls, for_llm: str, for_user: str = "") -> ToolResult:
+        return cls(for_llm=for_llm, for_user=for_user)
+
+    @classmethod
+    def error(cls, code: str, message: str) -> ToolResult:
+        return cls(for_llm=message, for_user=message, is_error=True, error_code=code)
+
+
+class CallContext(BaseModel):
+    """The wire form of a call's context: travels in Temporal headers, never in globals.
+
+    It carries ids only. The workspace path is derived by the worker from these ids
+    and its own configuration, so no caller can point a tool at an arbitrary
+    directory. Recorded in workflow history: must not hold secrets.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tenant_id: str
+    agent_id: str
+    user_id: str = ""
+    session_key: str = ""
+    channel: str = ""
+    chat_id: str = ""
+    peer_kind: str = ""
+    sandbox_key: str = ""
+    subagent_depth: int = 0
+    request_allow: list[str] | None = None
+    """Per-request allow list injected by a channel; intersected with the agent's."""

@@ -1,0 +1,93 @@
+"""Every error toolgate reports, in one hierarchy.
+
+Two families, kept apart on purpose (STYLE.md §5):
+
+    ToolgateError                 base; carries a stable ``code``
+    ├── ToolRefusal               the gate or the tool said no; expected, shown to the
+    │   │                         LLM or API client, never retried
+    │   ├── ToolNotFound          tool_not_found
+    │   ├── ToolNotAllowed        tool_not_allowed
+    │   ├── InvalidArguments      invalid_arguments
+    │   ├── RateLimited           rate_limited
+    │   ├── PathDenied            path_denied
+    │   ├── FileTooLarge          file_too_large
+    │   ├── BinaryFile            binary_file
+    │   ├── NotFound              not_found
+    │   ├── EditMismatch          edit_no_match / edit_ambiguous
+    │   ├── ToolTimeout           tool_timeout
+    │   └── ToolFailed            tool_failed (the tool raised something unexpected)
+    └── InfrastructureError       a dependency failed (database, Temporal); retryable
+
+Refusals become ``ToolResult(is_error=True, error_code=...)``; infrastructure errors
+raise across the activity boundary so Temporal's retry policy decides.
+"""
+
+from __future__ import annotations
+
+
+class ToolgateError(Exception):
+    """Base of every toolgate error; ``code`` is a stable, documented identifier."""
+
+    code: str = "toolgate_error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class ToolRefusal(ToolgateError):
+    """The call was refused or failed at the tool level; the caller should read why."""
+
+    code = "tool_refused"
+
+
+class ToolNotFound(ToolRefusal):
+    code = "tool_not_found"
+
+
+class ToolNotAllowed(ToolRefusal):
+    code = "tool_not_allowed"
+
+
+class InvalidArguments(ToolRefusal):
+    code = "invalid_arguments"
+
+
+class RateLimited(ToolRefusal):
+    code = "rate_limited"
+
+
+class PathDenied(ToolRefusal):
+    code = "path_denied"
+
+
+class FileTooLarge(ToolRefusal):
+    code = "file_too_large"
+
+
+class BinaryFile(ToolRefusal):
+    code = "binary_file"
+
+
+class NotFound(ToolRefusal):
+    code = "not_found"
+
+
+class EditMismatch(ToolRefusal):
+    code = "edit_no_match"
+
+
+class ToolTimeout(ToolRefusal):
+    code = "tool_timeout"
+
+
+class ToolFailed(ToolRefusal):
+    code = "tool_failed"
+
+
+class InfrastructureError(ToolgateError):
+    """A dependency of the pipeline failed; the call may succeed if retried."""
+
+    code = "infrastructure_error"
