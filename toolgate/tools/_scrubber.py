@@ -44,9 +44,12 @@ _TOKEN_PATTERNS: tuple[str, ...] = (
 )
 
 _SECRET_KEY = (
-    r"(?:[A-Za-z0-9]+[_\-.])*"
+    # Anchored on a word start; glued prefixes (PGPASSWORD) and suffixes (secret_key)
+    # belong to the key. Bounded, so a long blob cannot make matching quadratic.
+    r"\b\w{0,40}?"
     r"(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
     r"|private[_\-]?key|client[_\-]?secret|auth[_\-]?token|credentials?|session[_\-]?key)"
+    r"(?:[_\-.]\w{1,40})?"
 )
 
 # Keep-the-key, hide-the-value shapes: group "secret" is what gets replaced.
@@ -57,9 +60,10 @@ _VALUE_PATTERNS: tuple[str, ...] = (
     r"(?i:\b(?:bearer|basic|token)\s+)(?P<secret>[A-Za-z0-9._~+/\-]{16,}=*)",
     # KEY=value, "key": "value", key: value. The value must look like a secret:
     # not a number, not a placeholder, at least 6 characters.
-    r"(?i:\b" + _SECRET_KEY + r")[\"']?\s*(?:=|:|=>)\s*[\"']?"
+    # A value followed by "(" or "[" is code (get_secret(...), environ[...]), not a secret.
+    r"(?i:" + _SECRET_KEY + r")[\"']?\s*(?:=>|=|:(?!:))\s*[\"']?"
     r"(?!(?:\$\{|\$\(|<|\*{3}|\[REDACTED\]|null\b|none\b|true\b|false\b|undefined\b|\d+(?:\.\d+)?(?![^\s\"',;}]))"
-    r")(?P<secret>[^\s\"',;}{]{6,})",
+    r")(?P<secret>[^\s\"',;}{(\[]{6,})(?=[\s\"',;}]|$)",
 )
 
 

@@ -40,16 +40,16 @@ def _read_bytes(path: Path, limit: int, shown: str) -> bytes:
         raise NotFound(f"{shown!r} is a directory; use list_files") from None
     except OSError as exc:
         raise PathDenied(f"cannot open {shown!r}: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as fh:
-        info = os.fstat(fh.fileno())
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
         if stat.S_ISDIR(info.st_mode):
             raise NotFound(f"{shown!r} is a directory; use list_files")
-        if not stat.S_ISREG(info.st_mode):
-            raise PathDenied(f"{shown!r} is not a regular file")
-        if info.st_size > limit:
-            raise FileTooLarge(
-                f"file {shown!r} is {info.st_size} bytes, over the {limit}-byte limit"
-            )
+        raise PathDenied(f"{shown!r} is not a regular file")
+    if info.st_size > limit:
+        os.close(fd)
+        raise FileTooLarge(f"file {shown!r} is {info.st_size} bytes, over the {limit}-byte limit")
+    with os.fdopen(fd, "rb") as fh:
         return fh.read(limit + 1)
 
 

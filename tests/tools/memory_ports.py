@@ -1,0 +1,77 @@
+"""In-memory implementations of the core's ports, for fast tests of the rules.
+
+The Postgres implementations are tested against real Postgres in tests/store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolgate.tools import (
+    AgentPolicy,
+    AuditEntry,
+    Governance,
+    RateLimit,
+    Registry,
+    Scrubber,
+    TokenBucketLimiter,
+    ToolContext,
+    ToolResult,
+)
+
+
+@dataclass
+class MemoryPolicies:
+    policies: dict[tuple[str, str], AgentPolicy] = field(default_factory=dict)
+
+    def allow(self, tenant: str, agent: str, *tools: str) -> None:
+        self.policies[(tenant, agent)] = AgentPolicy(tenant, agent, tools)
+
+    async def agent_policy(self, tenant_id: str, agent_id: str) -> AgentPolicy | None:
+        return self.policies.get((tenant_id, agent_id))
+
+
+@dataclass
+class MemoryAudit:
+    entries: list[AuditEntry] = field(default_factory=list)
+
+    async def record(self, entry: AuditEntry) -> None:
+        self.entries.append(entry)
+
+    async def completed(self, tool_call_id: str) -> ToolResult | None:
+        for entry in self.entries:
+            if entry.tool_call_id == tool_call_id and entry.outcome == "ok":
+                return entry.result
+        return None
+
+
+def governance(
+    registry: Registry,
+    policies: MemoryPolicies,
+    audit: MemoryAudit,
+    limit: RateLimit = RateLimit(per_minute=6000, burst=1000),
+    scrubber: Scrubber | None = None,
+) -> Governance:
+    async def registry_for(_ctx: ToolContext) -> Registry:
+        return registry
+
+    return Governance(
+        registry_for=registry_for,
+        policies=policies,
+        limiter=TokenBucketLimiter(limit),
+        scrubber=scrubber or Scrubber(),
+        audit=audit,
+    )
+
+
+def context(workspace_root: Path, **overrides: object) -> ToolContext:
+    values: dict[str, object] = {
+        "tenant_id": "acme",
+        "agent_id": "a1",
+        "workspace": workspace_root / "acme" / "a1" / "_shared",
+        "session_key": "s1",
+        "tool_call_id": "run1:call1",
+    }
+    values.update(overrides)
+    return ToolContext(**values)  # type: ignore[arg-type]
