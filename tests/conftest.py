@@ -46,15 +46,20 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def settings(pg_url: str, tmp_path: Path) -> Settings:
-    """Settings of one test: its own task queue and workspace root."""
+def settings(pg_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+    """Settings of one test: its own task queue and workspace root.
+
+    ``@pytest.mark.rate_limit(per_minute=..., burst=...)`` sets the test's limit.
+    """
+    limit = request.node.get_closest_marker("rate_limit")
+    limits = limit.kwargs if limit else {"per_minute": 6000, "burst": 1000}
     return Settings(
         database_url=pg_url,
         data_dir=tmp_path,
         workspace_root=tmp_path / "workspaces",
         task_queue=f"tq-{uuid.uuid4().hex[:12]}",
-        rate_limit_per_minute=6000,
-        rate_limit_burst=1000,
+        rate_limit_per_minute=limits["per_minute"],
+        rate_limit_burst=limits["burst"],
     )
 
 

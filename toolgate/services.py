@@ -33,16 +33,19 @@ class Services:
         await self.engine.dispose()
 
 
-def build_services(settings: Settings) -> Services:
+def build_services(settings: Settings, registry: Registry | None = None) -> Services:
+    """Everything the API and the worker need; ``registry`` defaults to the built-ins."""
     engine = create_engine(settings.require_database_url())
     sessions = sessionmaker(engine)
     agents = AgentStore(sessions)
     audit = PostgresAuditLog(sessions)
-    registry = builtin_registry(FsLimits(max_file_bytes=settings.max_file_bytes))
+    if registry is None:
+        registry = builtin_registry(FsLimits(max_file_bytes=settings.max_file_bytes))
+    shared = registry
     limit = RateLimit(per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst)
 
     async def registry_for(_ctx: ToolContext) -> Registry:
-        return registry  # per-agent overlays (custom, MCP tools) arrive here later
+        return shared  # per-agent overlays (custom, MCP tools) arrive here later
 
     governance = Governance(
         registry_for=registry_for,

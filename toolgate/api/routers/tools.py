@@ -91,7 +91,7 @@ async def invoke_tool(
     except WorkflowFailureError as exc:
         cause = getattr(exc.cause, "message", str(exc.cause))
         raise ApiError(502, "tool_call_failed", cause, workflow_id=workflow_id) from None
-    run_id = handle.result_run_id or handle.run_id or ""
+    run_id = handle.result_run_id or handle.run_id or (await handle.describe()).run_id
     if result.is_error and result.error_code in GATE_STATUS:
         raise ApiError(
             GATE_STATUS[result.error_code],

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from temporalio.testing import WorkflowEnvironment
+from temporalio.worker import Worker
+
+from toolgate.api import create_app
+from toolgate.services import Services
+
+
+@pytest.fixture
+async def api(
+    services: Services, temporal_env: WorkflowEnvironment, tool_worker: Worker
+) -> AsyncIterator[httpx.AsyncClient]:
+    """The real FastAPI app, a real worker behind it, over httpx's ASGI transport."""
+    app = create_app(services, temporal_env.client)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://toolgate") as client:
+        yield client
