@@ -1,0 +1,5 @@
+"""`python -m toolgate` is the `toolgate` command."""
+
+from .cli import app
+
+app()
