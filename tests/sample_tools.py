@@ -38,9 +38,7 @@ class Boom:
 
 
 class Hang:
-    spec = ToolSpec(
-        name="hang", description="Never finishes", parameters=_OBJ, timeout_seconds=0.2
-    )
+    spec = ToolSpec(name="hang", description="Never finishes", parameters=_OBJ, timeout_seconds=0.2)
 
     async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         await asyncio.Event().wait()
@@ -71,9 +69,7 @@ class Flaky:
     def __init__(self, name: str, capability: Capability, failures: int) -> None:
         self.calls = 0
         self.failures = failures
-        self.spec = ToolSpec(
-            name=name, description="Flaky", parameters=_OBJ, capability=capability
-        )
+        self.spec = ToolSpec(name=name, description="Flaky", parameters=_OBJ, capability=capability)
 
     async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         self.calls += 1

@@ -72,9 +72,7 @@ async def serve(
             await temporal_worker.shutdown()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         for result in results:
-            if isinstance(result, BaseException) and not isinstance(
-                result, asyncio.CancelledError
-            ):
+            if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
                 raise result
     finally:
         await services.close()

@@ -132,7 +132,9 @@ async def test_rate_limit_gives_429_per_session(api: httpx.AsyncClient) -> None:
     agent = await _agent(api, ["list_files"])
     session = f"hot-{uuid.uuid4().hex}"
     call = {"agent_id": agent, "session_key": session, "arguments": {}}
-    codes = [(await api.post("/v1/tools/list_files/invoke", json=call)).status_code for _ in range(3)]
+    codes = [
+        (await api.post("/v1/tools/list_files/invoke", json=call)).status_code for _ in range(3)
+    ]
     assert codes == [200, 200, 429]
     refused = await api.post("/v1/tools/list_files/invoke", json=call)
     assert refused.json()["code"] == "rate_limited"

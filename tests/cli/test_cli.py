@@ -14,7 +14,9 @@ from toolgate.devstack import free_port
 TOOLGATE = [sys.executable, "-m", "toolgate"]
 
 
-def _run(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _run(
+    *args: str, env: dict[str, str] | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*TOOLGATE, *args], input=stdin, capture_output=True, text=True, timeout=60,
         env={**os.environ, **(env or {})},
@@ -26,14 +28,18 @@ def test_postgres_down_at_start_is_one_clear_line_and_a_non_zero_exit(command: s
     port = free_port()  # nothing listens there
     result = _run(command, env={"TOOLGATE_DATABASE_URL": f"postgresql://u:pw@127.0.0.1:{port}/db"})
     assert result.returncode == 1
-    assert result.stderr.startswith(f"error: cannot connect to Postgres at postgresql+psycopg://u:***@127.0.0.1:{port}/db")
+    assert result.stderr.startswith(
+        f"error: cannot connect to Postgres at postgresql+psycopg://u:***@127.0.0.1:{port}/db"
+    )
     assert "TOOLGATE_DATABASE_URL" in result.stderr
     assert "Traceback" not in result.stderr
 
 
 def test_missing_database_url_says_what_to_set() -> None:
     env = {k: v for k, v in os.environ.items() if k != "TOOLGATE_DATABASE_URL"}
-    result = subprocess.run([*TOOLGATE, "migrate"], capture_output=True, text=True, env=env, timeout=60)
+    result = subprocess.run(
+        [*TOOLGATE, "migrate"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert result.returncode == 1
     assert "TOOLGATE_DATABASE_URL is not set" in result.stderr
 

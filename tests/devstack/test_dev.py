@@ -5,7 +5,6 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-
 from pathlib import Path
 
 import httpx
@@ -35,19 +34,31 @@ def _stop(proc: subprocess.Popen[str]) -> tuple[int, set[int]]:
     children = {c.pid for c in psutil.Process(proc.pid).children(recursive=True)}
     proc.send_signal(signal.SIGTERM)
     code = proc.wait(60)
-    alive = {pid for pid in children if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"}
+    alive = {
+        pid
+        for pid in children
+        if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"
+    }
     return code, alive
 
 
 def test_dev_stack_serves_stops_every_child_and_keeps_its_data(tmp_path: Path) -> None:
-    ports = {"api-port": free_port(), "temporal-port": free_port(), "ui-port": free_port(), "pg-port": free_port()}
+    ports = {
+        "api-port": free_port(),
+        "temporal-port": free_port(),
+        "ui-port": free_port(),
+        "pg-port": free_port(),
+    }
     data = tmp_path / "data"
     api = f"http://127.0.0.1:{ports['api-port']}"
 
     proc = _start(data, ports)
     banner = _wait_ready(proc)
     assert f"Temporal UI   http://127.0.0.1:{ports['ui-port']}" in banner
-    agent = httpx.post(f"{api}/v1/agents", json={"tenant_id": "acme", "name": "coder", "allowed_tools": ["group:fs"]}).json()
+    agent = httpx.post(
+        f"{api}/v1/agents",
+        json={"tenant_id": "acme", "name": "coder", "allowed_tools": ["group:fs"]},
+    ).json()
     write = httpx.post(
         f"{api}/v1/tools/write_file/invoke",
         json={"agent_id": agent["id"], "arguments": {"path": "a.txt", "content": "kept"}},
@@ -77,4 +88,3 @@ def test_dev_stack_serves_stops_every_child_and_keeps_its_data(tmp_path: Path) -
     finally:
         code, alive = _stop(proc)
     assert code == 0 and alive == set()
-

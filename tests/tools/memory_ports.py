@@ -50,7 +50,7 @@ def governance(
     registry: Registry,
     policies: MemoryPolicies,
     audit: MemoryAudit,
-    limit: RateLimit = RateLimit(per_minute=6000, burst=1000),
+    limit: RateLimit | None = None,
     scrubber: Scrubber | None = None,
 ) -> Governance:
     async def registry_for(_ctx: ToolContext) -> Registry:
@@ -59,7 +59,7 @@ def governance(
     return Governance(
         registry_for=registry_for,
         policies=policies,
-        limiter=TokenBucketLimiter(limit),
+        limiter=TokenBucketLimiter(limit or RateLimit(per_minute=6000, burst=1000)),
         scrubber=scrubber or Scrubber(),
         audit=audit,
     )

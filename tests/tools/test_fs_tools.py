@@ -37,7 +37,9 @@ def call(tmp_path: Path):
 async def test_write_then_read_with_a_line_range(call) -> None:
     assert not (await call("write_file", path="notes/a.txt", content="1\n2\n3\n4\n")).is_error
     assert (await call("read_file", path="notes/a.txt")).for_llm == "1\n2\n3\n4\n"
-    assert (await call("read_file", path="notes/a.txt", start_line=2, end_line=3)).for_llm == "2\n3\n"
+    assert (
+        await call("read_file", path="notes/a.txt", start_line=2, end_line=3)
+    ).for_llm == "2\n3\n"
 
 
 async def test_edit_replaces_exactly_one_match(call) -> None:
@@ -100,7 +102,9 @@ async def test_missing_file_and_directory_give_clear_errors(call) -> None:
 @pytest.mark.parametrize(
     "path", ["../../globex/a1/_shared/secret.txt", "/etc/passwd", "a\x00b", "x" * 300]
 )
-async def test_two_tenants_side_by_side_cannot_reach_each_other(call, tmp_path: Path, path: str) -> None:
+async def test_two_tenants_side_by_side_cannot_reach_each_other(
+    call, tmp_path: Path, path: str
+) -> None:
     await call("write_file", tenant="globex", path="secret.txt", content="globex only")
     for tool, args in [
         ("read_file", {"path": path}),

@@ -31,7 +31,9 @@ def policies() -> MemoryPolicies:
 
 async def test_unknown_tool_is_refused_and_audited(registry, policies, tmp_path: Path) -> None:
     audit = MemoryAudit()
-    result = await governed_call(governance(registry, policies, audit), context(tmp_path), "nope", {})
+    result = await governed_call(
+        governance(registry, policies, audit), context(tmp_path), "nope", {}
+    )
     assert result.is_error and result.error_code == "tool_not_found"
     assert [(e.tool, e.outcome) for e in audit.entries] == [("nope", "refused")]
 
@@ -56,14 +58,18 @@ async def test_unknown_agent_is_not_allowed_anything(registry, tmp_path: Path) -
     assert result.error_code == "tool_not_allowed"
 
 
-async def test_request_allow_list_narrows_the_agents_list(registry, policies, tmp_path: Path) -> None:
+async def test_request_allow_list_narrows_the_agents_list(
+    registry, policies, tmp_path: Path
+) -> None:
     gov = governance(registry, policies, MemoryAudit())
     ctx = context(tmp_path, request_allow=frozenset({"read_file"}))
     result = await governed_call(gov, ctx, "echo_text", {"text": "hi"})
     assert result.error_code == "tool_not_allowed"
 
 
-async def test_arguments_failing_the_schema_say_which_and_where(registry, policies, tmp_path: Path) -> None:
+async def test_arguments_failing_the_schema_say_which_and_where(
+    registry, policies, tmp_path: Path
+) -> None:
     result = await governed_call(
         governance(registry, policies, MemoryAudit()), context(tmp_path), "read_file",
         {"path": 7, "start_line": 0},
@@ -91,7 +97,9 @@ async def test_rate_limit_per_session_key(registry, policies, tmp_path: Path) ->
     assert not (await governed_call(gov, other, "echo_text", {"text": "x"})).is_error
 
 
-async def test_output_is_scrubbed_on_both_channels_and_in_the_audit(registry, policies, tmp_path: Path) -> None:
+async def test_output_is_scrubbed_on_both_channels_and_in_the_audit(
+    registry, policies, tmp_path: Path
+) -> None:
     audit = MemoryAudit()
     gov = governance(registry, policies, audit, scrubber=Scrubber(["10.1.2.3"]))
     ctx = context(tmp_path, scrub_values=("injected-value-xyz",))
@@ -103,7 +111,9 @@ async def test_output_is_scrubbed_on_both_channels_and_in_the_audit(registry, po
     assert "AKIA" not in str(audit.entries[0].arguments)
 
 
-async def test_a_tool_that_raises_becomes_an_error_result(registry, policies, tmp_path: Path) -> None:
+async def test_a_tool_that_raises_becomes_an_error_result(
+    registry, policies, tmp_path: Path
+) -> None:
     result = await governed_call(
         governance(registry, policies, MemoryAudit()), context(tmp_path), "boom", {}
     )
@@ -112,14 +122,20 @@ async def test_a_tool_that_raises_becomes_an_error_result(registry, policies, tm
     assert "hunter2hunter2" not in result.for_llm  # error text is scrubbed too
 
 
-async def test_a_tool_that_hangs_is_stopped_at_its_timeout(registry, policies, tmp_path: Path) -> None:
+async def test_a_tool_that_hangs_is_stopped_at_its_timeout(
+    registry, policies, tmp_path: Path
+) -> None:
     audit = MemoryAudit()
-    result = await governed_call(governance(registry, policies, audit), context(tmp_path), "hang", {})
+    result = await governed_call(
+        governance(registry, policies, audit), context(tmp_path), "hang", {}
+    )
     assert result.error_code == "tool_timeout"
     assert audit.entries[0].outcome == "tool_error"
 
 
-async def test_mutating_call_with_a_known_id_returns_the_recorded_result(policies, tmp_path: Path) -> None:
+async def test_mutating_call_with_a_known_id_returns_the_recorded_result(
+    policies, tmp_path: Path
+) -> None:
     counter = Counter()
     registry = Registry()
     registry.register(counter)
@@ -131,7 +147,9 @@ async def test_mutating_call_with_a_known_id_returns_the_recorded_result(policie
     assert counter.runs == 2
 
 
-async def test_infrastructure_errors_propagate_for_temporal_to_retry(policies, tmp_path: Path) -> None:
+async def test_infrastructure_errors_propagate_for_temporal_to_retry(
+    policies, tmp_path: Path
+) -> None:
     from toolgate.tools import Capability
 
     registry = Registry()

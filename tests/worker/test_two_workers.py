@@ -98,7 +98,9 @@ async def test_rate_limit_holds_across_two_worker_processes(
         ):
             result = await client.execute_workflow(
                 ToolCallWorkflow.run,
-                ToolCallRequest(tool="list_files", call_id=f"c{i}", capability=Capability.READ_ONLY),
+                ToolCallRequest(
+                    tool="list_files", call_id=f"c{i}", capability=Capability.READ_ONLY
+                ),
                 id=f"two-workers-{uuid.uuid4().hex}",
                 task_queue=task_queue,
             )

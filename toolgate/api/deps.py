@@ -29,5 +29,9 @@ TemporalClientDep = Annotated[Client, Depends(get_temporal)]
 async def load_agent(services: Services, agent_id: str) -> Agent:
     agent = await services.agents.get(agent_id)
     if agent is None:
-        raise ApiError(404, "agent_not_found", f"no agent with id {agent_id!r}; create one with POST /v1/agents")
+        raise ApiError(
+            404,
+            "agent_not_found",
+            f"no agent with id {agent_id!r}; create one with POST /v1/agents",
+        )
     return agent

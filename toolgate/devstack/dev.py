@@ -47,7 +47,9 @@ def run_dev(options: DevOptions) -> None:
     data.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level="WARNING", format="%(levelname)s %(name)s: %(message)s")
     postgres = EmbeddedPostgres(data / "postgres", options.pg_port, HOST)
-    temporal = TemporalDevServer(data / "temporal" / "temporal.db", options.temporal_port, options.ui_port, HOST)
+    temporal = TemporalDevServer(
+        data / "temporal" / "temporal.db", options.temporal_port, options.ui_port, HOST
+    )
     try:
         typer.echo(f"starting Postgres (data in {postgres.data_dir}) ...")
         database_url = postgres.start()

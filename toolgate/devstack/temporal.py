@@ -55,9 +55,7 @@ class TemporalDevServer:
                 "--log-level", "warn", "--http-port", "0", "--metrics-port", "0"]  # fmt: skip
         args += ["--ui-port", str(self.ui_port)] if self.ui_port else ["--headless"]
         log = self.log_path.open("ab")
-        self._process = subprocess.Popen(
-            args, stdout=log, stderr=log, start_new_session=True
-        )
+        self._process = subprocess.Popen(args, stdout=log, stderr=log, start_new_session=True)
         self._wait_ready(timeout)
         return self.address
 

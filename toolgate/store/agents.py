@@ -52,10 +52,10 @@ class AgentStore:
     async def create(self, tenant_id: str, name: str, allowed_tools: list[str]) -> Agent:
         """Create the agent (and its tenant on first use) in one transaction."""
         async with self._sessions() as session, session.begin():
-            await session.execute(
-                insert(TenantRow).values(id=tenant_id).on_conflict_do_nothing()
+            await session.execute(insert(TenantRow).values(id=tenant_id).on_conflict_do_nothing())
+            row = AgentRow(
+                id=uuid.uuid4(), tenant_id=tenant_id, name=name, allowed_tools=allowed_tools
             )
-            row = AgentRow(id=uuid.uuid4(), tenant_id=tenant_id, name=name, allowed_tools=allowed_tools)
             session.add(row)
             try:
                 await session.flush()
@@ -85,4 +85,6 @@ class AgentStore:
         agent = await self.get(agent_id)
         if agent is None or agent.tenant_id != tenant_id:
             return None
-        return AgentPolicy(tenant_id=tenant_id, agent_id=agent.id, allowed_tools=agent.allowed_tools)
+        return AgentPolicy(
+            tenant_id=tenant_id, agent_id=agent.id, allowed_tools=agent.allowed_tools
+        )

@@ -73,7 +73,9 @@ async def check_rate_limit(limiter: RateLimiter, ctx: ToolContext) -> None:
         raise RateLimited("rate limit exceeded for this session; wait and try again")
 
 
-async def check_command(guard: CommandGuard | None, tool: Tool, ctx: ToolContext, args: Mapping[str, Any]) -> None:
+async def check_command(
+    guard: CommandGuard | None, tool: Tool, ctx: ToolContext, args: Mapping[str, Any]
+) -> None:
     """Step 6: only tools that run shell commands are inspected."""
     command_for = getattr(tool, "command_for", None)
     if command_for is None:
@@ -83,9 +85,7 @@ async def check_command(guard: CommandGuard | None, tool: Tool, ctx: ToolContext
     await guard.check(ctx, command_for(args))
 
 
-async def execute_with_timeout(
-    tool: Tool, ctx: ToolContext, args: Mapping[str, Any]
-) -> ToolResult:
+async def execute_with_timeout(tool: Tool, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     """Step 7: run the tool; refusals and crashes become error results."""
     timeout = tool.spec.timeout_seconds
     try:

@@ -35,9 +35,7 @@ class RateLimiter(Protocol):
 class TokenBucketLimiter:
     """In-process token bucket; the clock is injectable so tests need no sleeps."""
 
-    def __init__(
-        self, limit: RateLimit, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, limit: RateLimit, clock: Callable[[], float] = time.monotonic) -> None:
         self._limit = limit
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}

@@ -12,59 +12,93 @@ corpus under tests/tools/corpora holds what they must and must not match.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterable
 
 REDACTED = "[REDACTED]"
 
-# Whole-token credential shapes. Each is anchored on a vendor prefix or a structure
-# rare in ordinary text, so harmless look-alikes (ids, words) do not match.
-_TOKEN_PATTERNS: tuple[str, ...] = (
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*",  # truncated key
-    r"\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{20,}",
-    r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}",
-    r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}\b",
-    r"\bgh[pousr]_[A-Za-z0-9]{36,}\b",
-    r"\bgithub_pat_[A-Za-z0-9_]{22,}\b",
-    r"\bglpat-[A-Za-z0-9_\-]{20,}\b",
-    r"\bxox[abposr]-[A-Za-z0-9\-]{10,}\b",
-    r"\bAIza[0-9A-Za-z_\-]{35}\b",
-    r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}\b",
-    r"\bhf_[A-Za-z0-9]{30,}\b",
-    r"\bnpm_[A-Za-z0-9]{36}\b",
-    r"\bpypi-AgE[A-Za-z0-9_\-]{50,}\b",
-    r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b",
-    r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+# Whole-token credential shapes, each with the literal hints one of which must occur
+# in the text for the pattern to be tried at all (a fast ``in`` test, so a 1 MB
+# output pays only for the shapes it could contain). Each is anchored on a vendor
+# prefix or a structure rare in ordinary text, so harmless look-alikes do not match.
+_PRIVATE_KEY = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+_TOKEN_RULES: tuple[tuple[tuple[str, ...] | None, str], ...] = (
+    (
+        ("PRIVATE KEY",),
+        _PRIVATE_KEY + r"[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+    ),
+    (("PRIVATE KEY",), _PRIVATE_KEY + r"[\s\S]*"),  # a truncated key: hide the rest
+    (("sk-ant-",), r"\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{20,}"),
+    (("sk-",), r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}"),
+    (
+        ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA"),
+        r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}\b",
+    ),
+    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"\bgh[pousr]_[A-Za-z0-9]{36,}\b"),
+    (("github_pat_",), r"\bgithub_pat_[A-Za-z0-9_]{22,}\b"),
+    (("glpat-",), r"\bglpat-[A-Za-z0-9_\-]{20,}\b"),
+    (("xox",), r"\bxox[abposr]-[A-Za-z0-9\-]{10,}\b"),
+    (("AIza",), r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    (("_live_", "_test_"), r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}\b"),
+    (("hf_",), r"\bhf_[A-Za-z0-9]{30,}\b"),
+    (("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b"),
+    (("pypi-",), r"\bpypi-AgE[A-Za-z0-9_\-]{50,}\b"),
+    (("SG.",), r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b"),
+    (("eyJ",), r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
     # Long hex: API keys and secrets often are bare hex. Digests named as such
     # (sha256:..., "commit <sha>") are kept: they identify, they do not authorise.
-    r"(?<![A-Za-z0-9:@/_\-])(?<!commit )(?<!Merge: )(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{32,}(?![A-Za-z0-9_\-])",
-    r"(?<![A-Za-z0-9:@/_\-])(?=[0-9A-F]*[A-F])(?=[0-9A-F]*[0-9])[0-9A-F]{32,}(?![A-Za-z0-9_\-])",
+    (
+        None,
+        r"(?<![A-Za-z0-9:@/_\-])(?<!commit )(?<!Merge: )"
+        r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{32,}(?![A-Za-z0-9_\-])",
+    ),
+    (
+        None,
+        r"(?<![A-Za-z0-9:@/_\-])(?=[0-9A-F]*[A-F])(?=[0-9A-F]*[0-9])[0-9A-F]{32,}(?![A-Za-z0-9_\-])",
+    ),
 )
 
+# A key that names a secret; glued prefixes (PGPASSWORD) need no anchor, and a short
+# suffix (secret_key, password.txt) still belongs to the key.
 _SECRET_KEY = (
-    # Anchored on a word start; glued prefixes (PGPASSWORD) and suffixes (secret_key)
-    # belong to the key. Bounded, so a long blob cannot make matching quadratic.
-    r"\b\w{0,40}?"
     r"(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
     r"|private[_\-]?key|client[_\-]?secret|auth[_\-]?token|credentials?|session[_\-]?key)"
-    r"(?:[_\-.]\w{1,40})?"
+    r"[\w.\-]{0,40}?"
 )
 
-# Keep-the-key, hide-the-value shapes: group "secret" is what gets replaced.
-_VALUE_PATTERNS: tuple[str, ...] = (
+# Keep-the-key, hide-the-value shapes: group "secret" is what gets replaced. Hints are
+# looked for in the lower-cased text.
+_VALUE_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     # scheme://user:password@host — any URI scheme, password part only.
-    r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@",
+    (("://",), r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"),
     # Authorization: Bearer/Basic/Token <credential>
-    r"(?i:\b(?:bearer|basic|token)\s+)(?P<secret>[A-Za-z0-9._~+/\-]{16,}=*)",
-    # KEY=value, "key": "value", key: value. The value must look like a secret:
-    # not a number, not a placeholder, at least 6 characters.
-    # A value followed by "(" or "[" is code (get_secret(...), environ[...]), not a secret.
-    r"(?i:" + _SECRET_KEY + r")[\"']?\s*(?:=>|=|:(?!:))\s*[\"']?"
-    r"(?!(?:\$\{|\$\(|<|\*{3}|\[REDACTED\]|null\b|none\b|true\b|false\b|undefined\b|\d+(?:\.\d+)?(?![^\s\"',;}]))"
-    r")(?P<secret>[^\s\"',;}{(\[]{6,})(?=[\s\"',;}]|$)",
+    (
+        ("bearer", "basic", "token"),
+        r"(?i:\b(?:bearer|basic|token)\s+)(?P<secret>[A-Za-z0-9._~+/\-]{16,}=*)",
+    ),
+    # KEY=value, "key": "value", key: value. The value must look like a secret: not a
+    # number, not a placeholder, at least 6 characters; a value followed by "(" or "["
+    # is code (get_secret(...), environ[...]), and "::" is not an assignment.
+    (
+        ("pass", "pwd", "secret", "token", "key", "credential"),
+        r"(?i:" + _SECRET_KEY + r")[\"']?\s*(?:=>|=|:(?!:))\s*[\"']?"
+        r"(?!(?:\$\{|\$\(|<|\*{3}|\[REDACTED\]|null\b|none\b|true\b|false\b|undefined\b"
+        r"|\d+(?:\.\d+)?(?![^\s\"',;}])))"
+        r"(?P<secret>[^\s\"',;}{(\[]{6,})(?=[\s\"',;}]|$)",
+    ),
 )
+
+
+@functools.lru_cache(maxsize=256)
+def _combined(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 class Scrubber:
@@ -75,8 +109,6 @@ class Scrubber:
     """
 
     def __init__(self, dynamic_values: Iterable[str] = (), *, min_dynamic_length: int = 4) -> None:
-        self._token_re = re.compile("|".join(f"(?:{p})" for p in _TOKEN_PATTERNS))
-        self._value_res = tuple(re.compile(p) for p in _VALUE_PATTERNS)
         self._min_dynamic_length = min_dynamic_length
         self._lock = threading.Lock()
         self._dynamic: tuple[str, ...] = ()
@@ -106,10 +138,19 @@ class Scrubber:
         for value in _longest_first(self._dynamic, extra_values):
             if value in text:
                 text = text.replace(value, REDACTED)
-        text = self._token_re.sub(REDACTED, text)
-        for pattern in self._value_res:
-            text = pattern.sub(_redact_secret_group, text)
+        tokens = tuple(
+            pattern for hints, pattern in _TOKEN_RULES if hints is None or _any_in(hints, text)
+        )
+        text = _combined(tokens).sub(REDACTED, text)
+        lowered = text.lower()
+        for hints, pattern in _VALUE_RULES:
+            if _any_in(hints, lowered):
+                text = _compiled(pattern).sub(_redact_secret_group, text)
         return text
+
+
+def _any_in(hints: tuple[str, ...], text: str) -> bool:
+    return any(hint in text for hint in hints)
 
 
 def _longest_first(base: tuple[str, ...], extra: Iterable[str]) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from temporalio.client import Client
 from temporalio.worker import Worker
+from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from ..activities import run_tool
 from ..workflows import ToolCallWorkflow
@@ -27,4 +28,12 @@ def build_worker(
         activities=[run_tool],
         interceptors=[GovernanceInterceptor(services.governance, settings.workspaces)],
         max_concurrent_activities=max_concurrent_activities,
+        workflow_runner=SandboxedWorkflowRunner(restrictions=_RESTRICTIONS),
     )
+
+
+# Our workflow modules import only deterministic code (pydantic models, the retry
+# table); passing them through saves re-importing them for every workflow run.
+_RESTRICTIONS = SandboxRestrictions.default.with_passthrough_modules(
+    "toolgate", "pydantic", "pydantic_core", "jsonschema", "annotated_types"
+)

@@ -39,7 +39,7 @@ class ToolCallWorkflow:
     @workflow.run
     async def run(self, request: ToolCallRequest) -> ToolResult:
         try:
-            return await workflow.execute_activity(
+            result: ToolResult = await workflow.execute_activity(
                 request.tool,
                 ToolCall(call_id=request.call_id, arguments=request.arguments),
                 result_type=ToolResult,
@@ -48,6 +48,7 @@ class ToolCallWorkflow:
                 retry_policy=retry_policy_for(request.capability, request.idempotent),
                 summary=f"{request.tool} ({request.capability.value})",
             )
+            return result
         except ActivityError as err:
             # The call could not be completed (infrastructure); fail this workflow
             # visibly. It is never retried as a whole: a mutating tool may have run.

@@ -3,7 +3,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query
 
 from ...store import Agent, AgentNameTaken
-from ...tools import Registry, TOOL_GROUPS
+from ...tools import TOOL_GROUPS, Registry
 from ..deps import ServicesDep, load_agent
 from ..errors import ApiError
 from ..schemas import TENANT_PATTERN, AgentCreate, AgentPublic

@@ -82,7 +82,7 @@ def _workspace(ctx: ToolContext) -> Path:
 class ReadFile:
     spec = ToolSpec(
         name="read_file",
-        description="Read a text file of the workspace, optionally only lines start_line..end_line.",
+        description="Read a workspace text file, optionally only lines start_line..end_line.",
         parameters={
             "type": "object",
             "properties": {
@@ -115,14 +115,16 @@ class ReadFile:
         first = int(start or 1)
         last = int(end or len(lines))
         if last < first:
-            raise EditMismatch(f"end_line {last} is before start_line {first}", code="invalid_range")
+            raise EditMismatch(
+                f"end_line {last} is before start_line {first}", code="invalid_range"
+            )
         return ToolResult.ok("".join(lines[first - 1 : last]))
 
 
 class WriteFile:
     spec = ToolSpec(
         name="write_file",
-        description="Create or overwrite a text file in the workspace; parent directories are created.",
+        description="Create or overwrite a workspace text file; parent directories are created.",
         parameters={
             "type": "object",
             "properties": {

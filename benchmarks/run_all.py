@@ -1,0 +1,11 @@
+"""Runs every benchmark in one process run; `make bench` calls this."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+for name in ("corpora", "pipeline_overhead", "scrubber_throughput", "temporal_throughput"):
+    runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")
