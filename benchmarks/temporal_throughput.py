@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 from temporalio.contrib.pydantic import pydantic_data_converter
@@ -50,7 +51,7 @@ async def measure(tmp: Path) -> dict[int, float]:
             for concurrency in (1, 16):
                 queue = iter(range(CALLS))
 
-                async def caller() -> None:
+                async def caller(queue: Iterator[int]) -> None:
                     for i in queue:
                         ctx = CallContext(tenant_id="bench", agent_id=agent.id, session_key=f"s{i}")
                         with call_context(ctx):
@@ -62,7 +63,7 @@ async def measure(tmp: Path) -> dict[int, float]:
                             )  # fmt: skip
 
                 start = time.perf_counter()
-                await asyncio.gather(*(caller() for _ in range(concurrency)))
+                await asyncio.gather(*(caller(queue) for _ in range(concurrency)))
                 rates[concurrency] = CALLS / (time.perf_counter() - start)
     finally:
         await services.close()
