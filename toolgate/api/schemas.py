@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 TENANT_PATTERN = r"^[a-z0-9][a-z0-9-]{0,62}$"
 
@@ -62,6 +62,8 @@ class InvokeRequest(BaseModel):
 
 
 class ResultPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
     for_llm: str
     for_user: str
     is_error: bool
@@ -78,6 +80,8 @@ class InvokeResponse(BaseModel):
 
 
 class AuditPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
     tool_call_id: str
     tool: str
     agent_id: str

@@ -3,7 +3,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query
 
 from ..deps import ServicesDep, load_agent
-from ..schemas import AuditPublic, ResultPublic
+from ..schemas import AuditPublic
 
 router = APIRouter(prefix="/v1/audit", tags=["audit"])
 
@@ -17,19 +17,4 @@ async def list_audit(
     """The most recent governed calls of an agent, newest first (scrubbed)."""
     agent = await load_agent(services, agent_id)
     records = await services.audit.list(agent.tenant_id, agent.id, limit)
-    return [
-        AuditPublic(
-            tool_call_id=r.tool_call_id,
-            tool=r.tool,
-            agent_id=r.agent_id,
-            user_id=r.user_id,
-            session_key=r.session_key,
-            arguments=r.arguments,
-            outcome=r.outcome,
-            error_code=r.error_code,
-            duration_ms=r.duration_ms,
-            result=ResultPublic(**r.result.model_dump()),
-            created_at=r.created_at,
-        )
-        for r in records
-    ]
+    return [AuditPublic.model_validate(r) for r in records]

@@ -106,5 +106,5 @@ async def invoke_tool(
         tool_call_id=f"{run_id}:{call_id}",
         workflow_id=workflow_id,
         run_id=run_id,
-        result=ResultPublic(**result.model_dump()),
+        result=ResultPublic.model_validate(result),
     )

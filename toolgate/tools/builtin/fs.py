@@ -79,7 +79,22 @@ def _workspace(ctx: ToolContext) -> Path:
     return ctx.workspace
 
 
-class ReadFile:
+class _FsTool:
+    """Shared by the fs tools: size limits, and blocking I/O on a worker thread."""
+
+    spec: ToolSpec
+
+    def __init__(self, limits: FsLimits) -> None:
+        self._limits = limits
+
+    async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+        return await asyncio.to_thread(self._run, ctx, args)
+
+    def _run(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+        raise NotImplementedError
+
+
+class ReadFile(_FsTool):
     spec = ToolSpec(
         name="read_file",
         description="Read a workspace text file, optionally only lines start_line..end_line.",
@@ -98,12 +113,6 @@ class ReadFile:
         timeout_seconds=30,
     )
 
-    def __init__(self, limits: FsLimits) -> None:
-        self._limits = limits
-
-    async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-        return await asyncio.to_thread(self._run, ctx, args)
-
     def _run(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         shown = str(args["path"])
         target = resolve_in_workspace(_workspace(ctx), shown)
@@ -121,7 +130,7 @@ class ReadFile:
         return ToolResult.ok("".join(lines[first - 1 : last]))
 
 
-class WriteFile:
+class WriteFile(_FsTool):
     spec = ToolSpec(
         name="write_file",
         description="Create or overwrite a workspace text file; parent directories are created.",
@@ -140,12 +149,6 @@ class WriteFile:
         idempotent=True,  # the same content written twice leaves the same file
     )
 
-    def __init__(self, limits: FsLimits) -> None:
-        self._limits = limits
-
-    async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-        return await asyncio.to_thread(self._run, ctx, args)
-
     def _run(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         shown, content = str(args["path"]), str(args["content"])
         size = len(content.encode("utf-8"))
@@ -162,7 +165,7 @@ class WriteFile:
         return ToolResult.ok(f"wrote {size} bytes to {display_path(workspace, target)}")
 
 
-class Edit:
+class Edit(_FsTool):
     spec = ToolSpec(
         name="edit",
         description=(
@@ -183,12 +186,6 @@ class Edit:
         groups=_FS,
         timeout_seconds=30,
     )
-
-    def __init__(self, limits: FsLimits) -> None:
-        self._limits = limits
-
-    async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-        return await asyncio.to_thread(self._run, ctx, args)
 
     def _run(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         shown = str(args["path"])
@@ -221,7 +218,7 @@ def _line_numbers(text: str, needle: str) -> str:
     return ", ".join(found)
 
 
-class ListFiles:
+class ListFiles(_FsTool):
     spec = ToolSpec(
         name="list_files",
         description="List a workspace directory: one entry per line, directories end with '/'.",
@@ -237,12 +234,6 @@ class ListFiles:
         groups=_FS,
         timeout_seconds=30,
     )
-
-    def __init__(self, limits: FsLimits) -> None:
-        self._limits = limits
-
-    async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-        return await asyncio.to_thread(self._run, ctx, args)
 
     def _run(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         shown = str(args.get("path", "."))
