@@ -12,9 +12,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from ._capabilities import infer_capability
 from ._model import Capability, ToolContext, ToolResult
 from ._policy import check_allowed
 from ._ports import AuditEntry, AuditLog, PolicySource
@@ -37,6 +36,7 @@ class CommandGuard(Protocol):
         ...
 
 
+@runtime_checkable
 class CommandTool(Protocol):
     """A tool that runs a shell command; step 6 inspects the command it would run."""
 
@@ -77,12 +77,11 @@ async def check_command(
     guard: CommandGuard | None, tool: Tool, ctx: ToolContext, args: Mapping[str, Any]
 ) -> None:
     """Step 6: only tools that run shell commands are inspected."""
-    command_for = getattr(tool, "command_for", None)
-    if command_for is None:
+    if not isinstance(tool, CommandTool):
         return
     if guard is None:
         raise ToolNotAllowed("no command guard is configured; shell tools are refused")
-    await guard.check(ctx, command_for(args))
+    await guard.check(ctx, tool.command_for(args))
 
 
 async def execute_with_timeout(tool: Tool, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
@@ -213,7 +212,6 @@ __all__ = [
     "check_rate_limit",
     "execute_with_timeout",
     "governed_call",
-    "infer_capability",
     "resolve_tool",
     "scrub_result",
     "scrub_value",

@@ -18,7 +18,14 @@ from typing import Any
 from .._model import Capability, ToolContext, ToolResult
 from .._paths import display_path, resolve_in_workspace
 from .._tool import ToolSpec
-from ..errors import BinaryFile, EditMismatch, FileTooLarge, NotFound, PathDenied
+from ..errors import (
+    BinaryFile,
+    EditMismatch,
+    FileTooLarge,
+    InvalidArguments,
+    NotFound,
+    PathDenied,
+)
 
 _FS = frozenset({"fs"})
 
@@ -124,7 +131,7 @@ class ReadFile(_FsTool):
         first = int(start or 1)
         last = int(end or len(lines))
         if last < first:
-            raise EditMismatch(
+            raise InvalidArguments(
                 f"end_line {last} is before start_line {first}", code="invalid_range"
             )
         return ToolResult.ok("".join(lines[first - 1 : last]))
