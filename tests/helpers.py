@@ -3,8 +3,49 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from toolgate.crypto import KeyRing, generate_key
+from toolgate.services import Services
+from toolgate.store import Role
+
+#: One key ring for the session: the Temporal test servers outlive each test's settings.
+SECRET_KEYS = generate_key("test1")
+RING = KeyRing.parse(SECRET_KEYS)
 
 
 def new_tenant() -> str:
     """A tenant id no other test uses, so tests share one database safely."""
     return f"t-{uuid.uuid4().hex[:16]}"
+
+
+@dataclass(frozen=True)
+class TenantKeys:
+    """A fresh tenant with one key per role, as Authorization headers."""
+
+    tenant_id: str
+    admin: dict[str, str]
+    user: dict[str, str]
+
+
+async def tenant_with_keys(services: Services) -> TenantKeys:
+    tenant = new_tenant()
+    await services.tenants.create(tenant, tenant)
+    _a, admin = await services.keys.create(tenant, Role.ADMIN, "test admin")
+    _u, user = await services.keys.create(tenant, Role.USER, "test user")
+    return TenantKeys(tenant, bearer(admin), bearer(user))
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+async def master_headers(services: Services) -> dict[str, str]:
+    _k, key = await services.keys.create("master", Role.MASTER, "test master")
+    return bearer(key)
+
+
+async def new_agent(services: Services, tenant_id: str, policy: dict[str, Any]) -> str:
+    """An agent created in the store (API tests create theirs through the API)."""
+    return (await services.agents.create(tenant_id, f"a-{uuid.uuid4().hex[:8]}", policy)).id

@@ -92,3 +92,33 @@ class WhoAmI:
             f"session={ctx.session_key} channel={ctx.channel} chat={ctx.chat_id} "
             f"call={ctx.tool_call_id} workspace={ctx.workspace.name}"
         )
+
+
+class Stub:
+    """A tool with any name, capability and groups: stands in for tools of later
+    releases (web_search, spawn, MCP tools) where only the policy engine looks."""
+
+    def __init__(
+        self, name: str, capability: Capability | None = None, groups: set[str] | None = None
+    ) -> None:
+        self.spec = ToolSpec(
+            name=name,
+            description=f"stub {name}",
+            parameters=_OBJ,
+            capability=capability,
+            groups=frozenset(groups or ()),
+        )
+
+    async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+        return ToolResult.ok(self.spec.name)
+
+
+class ShowSettings:
+    """Returns the merged settings the gate handed it (spec §9 overlay)."""
+
+    spec = ToolSpec(name="show_settings", description="Show settings", parameters=_OBJ)
+
+    async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+        import json
+
+        return ToolResult.ok(json.dumps(dict(ctx.settings), sort_keys=True))

@@ -1,4 +1,4 @@
-"""The `toolgate` command: dev, api, worker, migrate, scrub."""
+"""The `toolgate` command: dev, api, worker, migrate, scrub, and key management."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from .config import Settings
+from .crypto import KeyRingError, generate_key
 from .store import DatabaseUnavailable
 
 app = typer.Typer(
@@ -82,10 +83,18 @@ def _run(*, api: bool, worker: bool) -> None:
 
     settings = Settings()
     _logging(settings.log_level)
+    _check_ring(settings)
     _check_database(settings)
     try:
         asyncio.run(serve(settings, api=api, worker=worker))
-    except RuntimeError as exc:  # Temporal unreachable, among others
+    except (RuntimeError, KeyRingError) as exc:  # Temporal unreachable, a wrong key, ...
+        raise _fail(str(exc)) from None
+
+
+def _check_ring(settings: Settings) -> None:
+    try:
+        settings.key_ring()
+    except KeyRingError as exc:
         raise _fail(str(exc)) from None
 
 
@@ -107,3 +116,73 @@ def scrub() -> None:
 
     scrubber = Scrubber(Settings().dynamic_scrub_values())
     sys.stdout.write(scrubber.scrub(sys.stdin.read()))
+
+
+@app.command("gen-key")
+def gen_key(
+    key_id: Annotated[str, typer.Option(help="Id of the new key (default: random)")] = "",
+) -> None:
+    """Print a new AES-256 key ring entry for TOOLGATE_SECRET_KEYS."""
+    typer.echo(generate_key(key_id))
+
+
+@app.command("rotate-key")
+def rotate_key() -> None:
+    """Re-encrypt every stored secret with the first key of TOOLGATE_SECRET_KEYS.
+
+    Put the new key first and keep the old one after it; when this has run, the old
+    key is needed only for workflow histories written before the rotation.
+    """
+    from .services import build_services
+
+    settings = Settings()
+    _check_ring(settings)
+    _check_database(settings)
+
+    async def rotate() -> int:
+        services = build_services(settings)
+        try:
+            await services.secrets.verify_ring()
+            return await services.secrets.rotate()
+        finally:
+            await services.close()
+
+    try:
+        count = asyncio.run(rotate())
+    except KeyRingError as exc:
+        raise _fail(str(exc)) from None
+    typer.echo(f"re-encrypted {count} secret(s) with key {settings.key_ring().active!r}")
+
+
+@app.command("create-key")
+def create_key(
+    tenant: Annotated[str, typer.Option(help="Tenant the key belongs to")] = "master",
+    role: Annotated[str, typer.Option(help="master, admin or user")] = "master",
+    label: Annotated[str, typer.Option(help="A note to recognise the key by")] = "cli",
+) -> None:
+    """Create an API key straight in the database (bootstrap: the first master key)."""
+    from .services import build_services
+    from .store import MASTER_TENANT, Role
+
+    if role not in {r.value for r in Role}:
+        raise _fail(f"unknown role {role!r}; use master, admin or user", 2)
+    if role == Role.MASTER.value and tenant != MASTER_TENANT:
+        raise _fail("master keys belong to the master tenant", 2)
+    settings = Settings()
+    _check_ring(settings)
+    _check_database(settings)
+
+    async def create() -> str | None:
+        services = build_services(settings)
+        try:
+            if await services.tenants.get(tenant) is None:
+                return None
+            _key, plaintext = await services.keys.create(tenant, Role(role), label)
+            return plaintext
+        finally:
+            await services.close()
+
+    plaintext = asyncio.run(create())
+    if plaintext is None:
+        raise _fail(f"no tenant {tenant!r}; create it with POST /v1/tenants")
+    typer.echo(plaintext)

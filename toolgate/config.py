@@ -7,6 +7,8 @@ from pathlib import Path
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .crypto import KeyRing
+
 
 def normalise_dsn(url: str) -> str:
     """Accept postgres://, postgresql:// or postgresql+psycopg:// and use psycopg 3."""
@@ -35,6 +37,12 @@ class Settings(BaseSettings):
     rate_limit_burst: int = Field(default=30, ge=1)
     scrub_values: str = ""
     """Comma-separated values to scrub from every tool result (server IPs, tokens)."""
+    secret_keys: str = Field(default="", repr=False)
+    """Encryption key ring, `<id>:<base64 32 bytes>[,...]`; the first one encrypts."""
+    codec_cors_origins: str = "http://127.0.0.1:8233,http://localhost:8233"
+    """Origins (the Temporal Web UI) allowed to call the codec endpoints."""
+    codec_ui_token: str = Field(default="", repr=False)
+    """Enables /v1/codec/ui/<token>/* for a Web UI that cannot send an API key."""
     api_host: str = "127.0.0.1"
     api_port: int = 8000
     log_level: str = "info"
@@ -55,6 +63,10 @@ class Settings(BaseSettings):
                 "(postgresql://user:pass@host:5432/db) or use `toolgate dev`"
             )
         return self.database_url
+
+    def key_ring(self) -> KeyRing:
+        """The parsed ring; raises KeyRingError with what to fix."""
+        return KeyRing.parse(self.secret_keys)
 
     def dynamic_scrub_values(self) -> list[str]:
         return [v.strip() for v in self.scrub_values.split(",") if v.strip()]

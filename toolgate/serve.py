@@ -43,7 +43,8 @@ async def serve(
     services = build_services(settings)
     try:
         await ping(services.engine)
-        client = await connect_temporal(settings)
+        await services.start()
+        client = await connect_temporal(settings, services.ring)
         tasks: list[asyncio.Task[None]] = []
         temporal_worker = build_worker(client, services) if worker else None
         if temporal_worker is not None:

@@ -10,10 +10,23 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
 
 from .config import Settings
-from .store import AgentStore, PostgresAuditLog, PostgresRateLimiter, create_engine, sessionmaker
+from .crypto import KeyRing, encrypted_data_converter
+from .store import (
+    AgentStore,
+    CachedConfigSource,
+    KeyStore,
+    PostgresAuditLog,
+    PostgresConfigSource,
+    PostgresRateLimiter,
+    SecretStore,
+    TenantStore,
+    ToolSettingsStore,
+    UserStore,
+    create_engine,
+    sessionmaker,
+)
 from .tools import Governance, RateLimit, Registry, Scrubber, ToolContext
 from .tools.builtin import FsLimits, builtin_registry
 from .worker.context import ContextPropagation
@@ -24,44 +37,80 @@ class Services:
     settings: Settings
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
+    ring: KeyRing
+    tenants: TenantStore
+    keys: KeyStore
+    users: UserStore
     agents: AgentStore
+    tool_settings: ToolSettingsStore
+    secrets: SecretStore
+    configs: CachedConfigSource
     audit: PostgresAuditLog
     registry: Registry
+    scrubber: Scrubber
     governance: Governance
 
+    async def start(self) -> None:
+        """Check the key ring against stored data, then listen for config changes."""
+        await self.secrets.verify_ring()
+        await self.configs.start()
+
     async def close(self) -> None:
+        await self.configs.stop()
         await self.engine.dispose()
 
 
 def build_services(settings: Settings, registry: Registry | None = None) -> Services:
-    """Everything the API and the worker need; ``registry`` defaults to the built-ins."""
-    engine = create_engine(settings.require_database_url())
+    """Everything the API and the worker need; ``registry`` defaults to the built-ins.
+
+    Raises KeyRingError when TOOLGATE_SECRET_KEYS is missing or malformed.
+    """
+    ring = settings.key_ring()
+    database_url = settings.require_database_url()
+    engine = create_engine(database_url)
     sessions = sessionmaker(engine)
-    agents = AgentStore(sessions)
     audit = PostgresAuditLog(sessions)
     if registry is None:
         registry = builtin_registry(FsLimits(max_file_bytes=settings.max_file_bytes))
     shared = registry
     limit = RateLimit(per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst)
+    configs = CachedConfigSource(PostgresConfigSource(sessions), database_url)
+    scrubber = Scrubber(settings.dynamic_scrub_values())
 
     async def registry_for(_ctx: ToolContext) -> Registry:
         return shared  # per-agent overlays (custom, MCP tools) arrive here later
 
     governance = Governance(
         registry_for=registry_for,
-        policies=agents,
+        configs=configs,
         limiter=PostgresRateLimiter(sessions, limit),
-        scrubber=Scrubber(settings.dynamic_scrub_values()),
+        scrubber=scrubber,
         audit=audit,
     )
-    return Services(settings, engine, sessions, agents, audit, registry, governance)
+    return Services(
+        settings=settings,
+        engine=engine,
+        sessions=sessions,
+        ring=ring,
+        tenants=TenantStore(sessions, configs.invalidate),
+        keys=KeyStore(sessions),
+        users=UserStore(sessions),
+        agents=AgentStore(sessions, configs.invalidate),
+        tool_settings=ToolSettingsStore(sessions, configs.invalidate),
+        secrets=SecretStore(sessions, ring, configs.invalidate),
+        configs=configs,
+        audit=audit,
+        registry=registry,
+        scrubber=scrubber,
+        governance=governance,
+    )
 
 
-async def connect_temporal(settings: Settings) -> Client:
-    """A client that speaks pydantic and carries the call context in headers."""
+async def connect_temporal(settings: Settings, ring: KeyRing) -> Client:
+    """A client that speaks pydantic, encrypts payloads, and carries the call context."""
     return await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
-        data_converter=pydantic_data_converter,
+        data_converter=encrypted_data_converter(ring),
         interceptors=[ContextPropagation()],
     )

@@ -5,19 +5,30 @@ import uuid
 import httpx
 import pytest
 
-from ..helpers import new_tenant
+from ..helpers import TenantKeys
 
 
-async def _agent(api: httpx.AsyncClient, tools: list[str]) -> str:
+@pytest.fixture
+def api(api: httpx.AsyncClient, acme: TenantKeys) -> httpx.AsyncClient:
+    """The API as acme's user key sees it (agents are made with the admin key)."""
+    api.headers.update(acme.user)
+    return api
+
+
+async def _agent(api: httpx.AsyncClient, tools: list[str], acme: TenantKeys) -> str:
     response = await api.post(
-        "/v1/agents", json={"tenant_id": new_tenant(), "name": "coder", "allowed_tools": tools}
+        "/v1/agents",
+        json={"name": f"coder-{uuid.uuid4().hex[:6]}", "tool_policy": {"allow": tools}},
+        headers=acme.admin,
     )
     assert response.status_code == 201, response.text
     return str(response.json()["id"])
 
 
-async def test_list_tools_shows_what_this_agent_may_use(api: httpx.AsyncClient) -> None:
-    agent = await _agent(api, ["read_file", "list_files"])
+async def test_list_tools_shows_what_this_agent_may_use(
+    api: httpx.AsyncClient, acme: TenantKeys
+) -> None:
+    agent = await _agent(api, ["read_file", "list_files"], acme)
     tools = (await api.get("/v1/tools", params={"agent_id": agent})).json()
     assert [(t["name"], t["capability"]) for t in tools] == [
         ("list_files", "read-only"),
@@ -26,8 +37,8 @@ async def test_list_tools_shows_what_this_agent_may_use(api: httpx.AsyncClient) 
     assert tools[1]["parameters"]["required"] == ["path"]
 
 
-async def test_invoke_write_then_read(api: httpx.AsyncClient) -> None:
-    agent = await _agent(api, ["group:fs"])
+async def test_invoke_write_then_read(api: httpx.AsyncClient, acme: TenantKeys) -> None:
+    agent = await _agent(api, ["group:fs"], acme)
     write = await api.post(
         "/v1/tools/write_file/invoke",
         json={"agent_id": agent, "arguments": {"path": "a.txt", "content": "hello"}},
@@ -43,8 +54,10 @@ async def test_invoke_write_then_read(api: httpx.AsyncClient) -> None:
     assert read.json()["result"]["for_llm"] == "hello"
 
 
-async def test_repeating_a_call_id_returns_the_first_result_without_rerunning(api) -> None:
-    agent = await _agent(api, ["group:fs"])
+async def test_repeating_a_call_id_returns_the_first_result_without_rerunning(
+    api, acme: TenantKeys
+) -> None:
+    agent = await _agent(api, ["group:fs"], acme)
     await api.post(
         "/v1/tools/write_file/invoke",
         json={"agent_id": agent, "arguments": {"path": "n.txt", "content": "a=1\n"}},
@@ -64,8 +77,10 @@ async def test_repeating_a_call_id_returns_the_first_result_without_rerunning(ap
     assert read.json()["result"]["for_llm"] == "a=2\n"
 
 
-async def test_tool_level_errors_are_results_not_http_errors(api: httpx.AsyncClient) -> None:
-    agent = await _agent(api, ["read_file"])
+async def test_tool_level_errors_are_results_not_http_errors(
+    api: httpx.AsyncClient, acme: TenantKeys
+) -> None:
+    agent = await _agent(api, ["read_file"], acme)
     response = await api.post(
         "/v1/tools/read_file/invoke",
         json={"agent_id": agent, "arguments": {"path": "../../etc/passwd"}},
@@ -74,28 +89,30 @@ async def test_tool_level_errors_are_results_not_http_errors(api: httpx.AsyncCli
     assert response.json()["result"]["error_code"] == "path_denied"
 
 
-async def test_unknown_tool(api: httpx.AsyncClient) -> None:
-    agent = await _agent(api, ["*"])
+async def test_unknown_tool(api: httpx.AsyncClient, acme: TenantKeys) -> None:
+    agent = await _agent(api, ["*"], acme)
     response = await api.post("/v1/tools/rm_rf/invoke", json={"agent_id": agent})
     assert response.status_code == 404
     assert response.json()["code"] == "tool_not_found"
 
 
-async def test_tool_not_allowed_is_refused_by_the_gate_and_audited(api: httpx.AsyncClient) -> None:
-    agent = await _agent(api, ["read_file"])
+async def test_tool_not_allowed_is_refused_by_the_gate_and_audited(
+    api: httpx.AsyncClient, acme: TenantKeys
+) -> None:
+    agent = await _agent(api, ["read_file"], acme)
     response = await api.post(
         "/v1/tools/write_file/invoke",
         json={"agent_id": agent, "arguments": {"path": "x", "content": "y"}},
     )
     assert response.status_code == 403
     body = response.json()
-    assert body["code"] == "tool_not_allowed" and "allowed_tools" in body["message"]
+    assert body["code"] == "tool_not_allowed" and "explain=true" in body["message"]
     audit = (await api.get("/v1/audit", params={"agent_id": agent})).json()
     assert [(a["tool"], a["outcome"]) for a in audit] == [("write_file", "refused")]
 
 
-async def test_arguments_that_fail_the_schema(api: httpx.AsyncClient) -> None:
-    agent = await _agent(api, ["read_file"])
+async def test_arguments_that_fail_the_schema(api: httpx.AsyncClient, acme: TenantKeys) -> None:
+    agent = await _agent(api, ["read_file"], acme)
     response = await api.post(
         "/v1/tools/read_file/invoke", json={"agent_id": agent, "arguments": {"path": 3}}
     )
@@ -104,7 +121,7 @@ async def test_arguments_that_fail_the_schema(api: httpx.AsyncClient) -> None:
     assert "/path" in response.json()["message"]
 
 
-async def test_non_json_body(api: httpx.AsyncClient) -> None:
+async def test_non_json_body(api: httpx.AsyncClient, acme: TenantKeys) -> None:
     response = await api.post(
         "/v1/tools/read_file/invoke",
         content=b"{not json",
@@ -114,22 +131,22 @@ async def test_non_json_body(api: httpx.AsyncClient) -> None:
     assert response.json()["code"] == "invalid_json"
 
 
-async def test_body_missing_agent_id(api: httpx.AsyncClient) -> None:
+async def test_body_missing_agent_id(api: httpx.AsyncClient, acme: TenantKeys) -> None:
     response = await api.post("/v1/tools/read_file/invoke", json={"arguments": {}})
     assert response.status_code == 422
     assert response.json()["code"] == "invalid_request"
     assert "agent_id" in response.json()["message"]
 
 
-async def test_unknown_agent(api: httpx.AsyncClient) -> None:
+async def test_unknown_agent(api: httpx.AsyncClient, acme: TenantKeys) -> None:
     response = await api.get("/v1/tools", params={"agent_id": "not-an-agent"})
     assert response.status_code == 404
     assert response.json()["code"] == "agent_not_found"
 
 
 @pytest.mark.rate_limit(per_minute=0.01, burst=2)
-async def test_rate_limit_gives_429_per_session(api: httpx.AsyncClient) -> None:
-    agent = await _agent(api, ["list_files"])
+async def test_rate_limit_gives_429_per_session(api: httpx.AsyncClient, acme: TenantKeys) -> None:
+    agent = await _agent(api, ["list_files"], acme)
     session = f"hot-{uuid.uuid4().hex}"
     call = {"agent_id": agent, "session_key": session, "arguments": {}}
     codes = [
@@ -142,23 +159,28 @@ async def test_rate_limit_gives_429_per_session(api: httpx.AsyncClient) -> None:
     assert (await api.post("/v1/tools/list_files/invoke", json=other)).status_code == 200
 
 
-async def test_agent_with_unknown_allowed_entries_gets_warnings(api: httpx.AsyncClient) -> None:
+async def test_agent_with_unknown_allowed_entries_gets_warnings(
+    api: httpx.AsyncClient, acme: TenantKeys
+) -> None:
     response = await api.post(
         "/v1/agents",
-        json={"tenant_id": new_tenant(), "name": "x", "allowed_tools": ["read_file", "telepathy"]},
+        json={"name": "x", "tool_policy": {"allow": ["read_file", "telepathy"]}},
+        headers=acme.admin,
     )
     assert response.status_code == 201
-    assert response.json()["warnings"] == ["'telepathy' names no known tool or group"]
+    assert response.json()["warnings"] == [
+        "tool_policy.allow: 'telepathy' names no registered tool"
+    ]
 
 
-async def test_duplicate_agent_name_in_a_tenant(api: httpx.AsyncClient) -> None:
-    body = {"tenant_id": new_tenant(), "name": "dup", "allowed_tools": []}
-    assert (await api.post("/v1/agents", json=body)).status_code == 201
-    second = await api.post("/v1/agents", json=body)
+async def test_duplicate_agent_name_in_a_tenant(api: httpx.AsyncClient, acme: TenantKeys) -> None:
+    body = {"name": "dup"}
+    assert (await api.post("/v1/agents", json=body, headers=acme.admin)).status_code == 201
+    second = await api.post("/v1/agents", json=body, headers=acme.admin)
     assert second.status_code == 409 and second.json()["code"] == "agent_exists"
 
 
-async def test_healthz(api: httpx.AsyncClient) -> None:
+async def test_healthz(api: httpx.AsyncClient, acme: TenantKeys) -> None:
     response = await api.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "temporal": "ok"}

@@ -11,10 +11,12 @@ import pytest
 
 from toolgate.devstack import free_port
 
+from ..helpers import SECRET_KEYS
+
 TOOLGATE = [sys.executable, "-m", "toolgate"]
 
 
-def _run(
+def run_toolgate(
     *args: str, env: dict[str, str] | None = None, stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -26,7 +28,10 @@ def _run(
 @pytest.mark.parametrize("command", ["migrate", "api", "worker"])
 def test_postgres_down_at_start_is_one_clear_line_and_a_non_zero_exit(command: str) -> None:
     port = free_port()  # nothing listens there
-    result = _run(command, env={"TOOLGATE_DATABASE_URL": f"postgresql://u:pw@127.0.0.1:{port}/db"})
+    url = f"postgresql://u:pw@127.0.0.1:{port}/db"
+    result = run_toolgate(
+        command, env={"TOOLGATE_DATABASE_URL": url, "TOOLGATE_SECRET_KEYS": SECRET_KEYS}
+    )
     assert result.returncode == 1
     assert result.stderr.startswith(
         f"error: cannot connect to Postgres at postgresql+psycopg://u:***@127.0.0.1:{port}/db"
@@ -46,7 +51,7 @@ def test_missing_database_url_says_what_to_set() -> None:
 
 def test_scrub_reads_stdin_and_writes_scrubbed_stdout() -> None:
     text = "ok line\nAWS_SECRET=AKIAIOSFODNN7EXAMPLE\nurl postgres://a:longpassword@h/db\n"
-    result = _run("scrub", stdin=text, env={"TOOLGATE_SCRUB_VALUES": "ok line"})
+    result = run_toolgate("scrub", stdin=text, env={"TOOLGATE_SCRUB_VALUES": "ok line"})
     assert result.returncode == 0
     assert result.stdout == "[REDACTED]\nAWS_SECRET=[REDACTED]\nurl postgres://a:[REDACTED]@h/db\n"
 
@@ -56,7 +61,7 @@ def test_dev_refuses_a_port_in_use_naming_the_port_and_the_flag(tmp_path) -> Non
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        result = _run("dev", "--data-dir", str(tmp_path), "--ui-port", str(port))
+        result = run_toolgate("dev", "--data-dir", str(tmp_path), "--ui-port", str(port))
     assert result.returncode == 1
     assert result.stderr.strip() == (
         f"error: port {port} (Temporal Web UI) is already in use on 127.0.0.1; "

@@ -9,27 +9,43 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgate.tools import (
-    AgentPolicy,
+    AgentConfig,
     AuditEntry,
     Governance,
+    PolicyInputs,
     RateLimit,
     Registry,
     Scrubber,
+    SettingsLayers,
     TokenBucketLimiter,
     ToolContext,
+    ToolPolicy,
     ToolResult,
 )
 
 
 @dataclass
 class MemoryPolicies:
-    policies: dict[tuple[str, str], AgentPolicy] = field(default_factory=dict)
+    """A ConfigSource in memory: per-agent policies and settings layers."""
+
+    configs: dict[tuple[str, str], AgentConfig] = field(default_factory=dict)
 
     def allow(self, tenant: str, agent: str, *tools: str) -> None:
-        self.policies[(tenant, agent)] = AgentPolicy(tenant, agent, tools)
+        self.set(tenant, agent, ToolPolicy(allow=tools))
 
-    async def agent_policy(self, tenant_id: str, agent_id: str) -> AgentPolicy | None:
-        return self.policies.get((tenant_id, agent_id))
+    def set(
+        self,
+        tenant: str,
+        agent: str,
+        policy: ToolPolicy,
+        settings: SettingsLayers | None = None,
+        tenant_policy: ToolPolicy | None = None,
+    ) -> None:
+        inputs = PolicyInputs(tenant, agent, policy, tenant_policy or ToolPolicy())
+        self.configs[(tenant, agent)] = AgentConfig(inputs, settings or SettingsLayers())
+
+    async def agent_config(self, tenant_id: str, agent_id: str) -> AgentConfig | None:
+        return self.configs.get((tenant_id, agent_id))
 
 
 @dataclass
@@ -58,7 +74,7 @@ def governance(
 
     return Governance(
         registry_for=registry_for,
-        policies=policies,
+        configs=policies,
         limiter=TokenBucketLimiter(limit or RateLimit(per_minute=6000, burst=1000)),
         scrubber=scrubber or Scrubber(),
         audit=audit,

@@ -46,7 +46,7 @@ async def test_tool_outside_the_agents_list_never_runs(registry, tmp_path: Path)
         {"path": "x.txt", "content": "hi"},
     )  # fmt: skip
     assert result.error_code == "tool_not_allowed"
-    assert "allowed_tools" in result.for_llm
+    assert "explain=true" in result.for_llm
     assert not (tmp_path / "acme").exists() or not any((tmp_path / "acme").rglob("x.txt"))
 
 
@@ -158,3 +158,35 @@ async def test_infrastructure_errors_propagate_for_temporal_to_retry(
     with pytest.raises(InfrastructureError, match="backend down"):
         await governed_call(governance(registry, policies, audit), context(tmp_path), "flaky", {})
     assert audit.entries == []  # the retry writes the record
+
+
+async def test_the_tool_reads_its_merged_settings_of_this_call(registry, tmp_path: Path) -> None:
+    from toolgate.tools import SettingsLayers, ToolPolicy
+
+    from ..sample_tools import ShowSettings
+
+    registry.register(ShowSettings())
+    policies = MemoryPolicies()
+    layers = SettingsLayers(
+        tenant={"show_settings": {"from": "tenant"}}, platform={"show_settings": {"from": "global"}}
+    )
+    policies.set("acme", "a1", ToolPolicy(), layers)
+    gov = governance(registry, policies, MemoryAudit())
+    result = await governed_call(gov, context(tmp_path), "show_settings", {})
+    assert result.for_llm == '{"from": "tenant"}'
+    policies.set("acme", "a1", ToolPolicy(), SettingsLayers(agent={"show_settings": {"x": 1}}))
+    second = context(tmp_path, tool_call_id="run1:call2")
+    result = await governed_call(gov, second, "show_settings", {})
+    assert result.for_llm == '{"x": 1}'
+
+
+async def test_exec_is_refused_while_no_command_guard_is_configured(tmp_path: Path) -> None:
+    policies, audit = MemoryPolicies(), MemoryAudit()
+    policies.allow("acme", "a1", "exec")
+    marker = tmp_path / "ran"
+    result = await governed_call(
+        governance(builtin_registry(), policies, audit), context(tmp_path), "exec",
+        {"command": f"touch {marker}"},
+    )  # fmt: skip
+    assert result.error_code == "tool_not_allowed" and "command guard" in result.for_llm
+    assert not marker.exists()

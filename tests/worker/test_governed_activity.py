@@ -29,7 +29,8 @@ async def rig(temporal_env: WorkflowEnvironment, settings: Settings):
         registry.register(tool)
     services = build_services(settings, registry)
     tenant = new_tenant()
-    agent = await services.agents.create(tenant, "tester", ["*"])
+    await services.tenants.create(tenant)
+    agent = await services.agents.create(tenant, "tester", {})
     async with build_worker(temporal_env.client, services):
         yield services, agent, {"flaky_read": flaky_read, "flaky_write": flaky_write}
     await services.close()

@@ -21,7 +21,7 @@ from toolgate.tools import CallContext, Capability
 from toolgate.worker import call_context
 from toolgate.workflows import ToolCallRequest, ToolCallWorkflow
 
-from ..helpers import new_tenant
+from ..helpers import SECRET_KEYS, new_tenant
 
 BURST = 5
 CALLS = 16
@@ -41,6 +41,7 @@ def two_workers(
         "TOOLGATE_RATE_LIMIT_PER_MINUTE": "0.01",
         "TOOLGATE_RATE_LIMIT_BURST": str(BURST),
         "TOOLGATE_LOG_LEVEL": "warning",
+        "TOOLGATE_SECRET_KEYS": SECRET_KEYS,
     }
     procs = [
         subprocess.Popen(
@@ -83,8 +84,10 @@ async def test_rate_limit_holds_across_two_worker_processes(
     tmp_path: Path,
 ) -> None:
     task_queue, procs = two_workers
-    services = build_services(Settings(database_url=pg_url))
-    agent = await services.agents.create(new_tenant(), "busy", ["list_files"])
+    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
+    tenant = new_tenant()
+    await services.tenants.create(tenant)
+    agent = await services.agents.create(tenant, "busy", {"allow": ["list_files"]})
     await services.close()
     client = temporal_dev_server.client
     while await _pollers(temporal_dev_server, task_queue) < 2:

@@ -6,12 +6,39 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from temporalio.client import Client
 
 from .. import __version__
 from ..services import Services
 from .errors import install_error_handlers
-from .routers import agents, audit, health, tools
+from .routers import (
+    agents,
+    audit,
+    codec,
+    health,
+    keys,
+    policy,
+    secrets,
+    tenants,
+    tool_settings,
+    tools,
+    users,
+)
+
+ROUTERS = (
+    health,
+    tenants,
+    keys,
+    users,
+    agents,
+    policy,
+    tool_settings,
+    secrets,
+    tools,
+    audit,
+    codec,
+)
 
 
 def create_app(services: Services, temporal: Client) -> FastAPI:
@@ -23,10 +50,27 @@ def create_app(services: Services, temporal: Client) -> FastAPI:
         app.state.temporal = temporal
         yield
 
-    app = FastAPI(title="toolgate", version=__version__, lifespan=lifespan)
+    app = FastAPI(
+        title="toolgate",
+        version=__version__,
+        lifespan=lifespan,
+        description=(
+            "Governed, durable tools for AI agents. Every route except /healthz needs an "
+            "API key: `Authorization: Bearer tgk_...`. Errors are JSON "
+            '`{"code", "message"}` with stable codes (docs/api.md).'
+        ),
+    )
     app.state.services = services
     app.state.temporal = temporal
     install_error_handlers(app)
-    for module in (health, agents, tools, audit):
+    origins = [o.strip() for o in services.settings.codec_cors_origins.split(",") if o.strip()]
+    app.add_middleware(
+        CORSMiddleware,  # the Temporal Web UI calls the codec endpoints from the browser
+        allow_origins=origins,
+        allow_methods=["POST", "OPTIONS"],
+        allow_headers=["Authorization", "Content-Type", "X-Namespace", "X-API-Key"],
+        allow_credentials=True,
+    )
+    for module in ROUTERS:
         app.include_router(module.router)
     return app

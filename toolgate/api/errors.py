@@ -13,6 +13,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..tools.errors import InvalidConfig, InvalidSettings
+
 #: Codes of the governance gate that refuse a call before the tool runs.
 GATE_STATUS: dict[str, int] = {
     "tool_not_found": 404,
@@ -27,6 +29,12 @@ class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.extra = status, code, message, extra
+
+
+def config_error(exc: InvalidConfig) -> ApiError:
+    """422 for configuration an admin wrote; names the field when there is one."""
+    extra = {"field": exc.field} if isinstance(exc, InvalidSettings) and exc.field else {}
+    return ApiError(422, exc.code, exc.message, **extra)
 
 
 def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 TENANT_PATTERN = r"^[a-z0-9][a-z0-9-]{0,62}$"
 
@@ -17,22 +17,166 @@ class ErrorBody(BaseModel):
     """What went wrong and what to do about it."""
 
 
-class AgentCreate(BaseModel):
-    tenant_id: str = Field(pattern=TENANT_PATTERN, description="Tenant slug; created on first use")
-    name: str = Field(min_length=1, max_length=64)
-    allowed_tools: list[str] = Field(
-        default_factory=list, description="Tool names, group:<name> references or *"
+_Entry = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+_List = Annotated[list[_Entry], Field(max_length=1000)]
+_Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,128}$")]
+
+
+class ToolPolicyModel(BaseModel):
+    """One layer of the policy pipeline (docs/policy.md). Every list is optional."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"profile": "coding", "deny": ["exec"], "also_allow": ["group:team"]}]
+        },
     )
+
+    profile: str | None = Field(default=None, description="full, coding, messaging or minimal")
+    provider_profiles: dict[_Name, str] = Field(default_factory=dict, max_length=50)
+    allow: _List | None = Field(default=None, description="Intersection; unset = no filter")
+    provider_allow: dict[_Name, _List] = Field(default_factory=dict, max_length=50)
+    deny: _List = Field(default_factory=list)
+    also_allow: _List = Field(default_factory=list, description="Added back after deny")
+    subagent_deny: _List = Field(default_factory=list)
+    leaf_deny: _List | None = Field(default=None, description="Default: spawn, delegate")
+    group_allow: dict[_Name, _List] = Field(
+        default_factory=dict, max_length=1000, description="Keyed '<channel>:<chat_id>'"
+    )
+    groups: dict[_Name, _List] = Field(
+        default_factory=dict, max_length=100, description="Your own group:<name> definitions"
+    )
+    max_spawn_depth: int | None = Field(default=None, ge=0, le=5)
+
+    def stored(self) -> dict[str, Any]:
+        return self.model_dump(exclude_defaults=True)
+
+
+class AgentCreate(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"name": "coder", "tool_policy": {"profile": "coding", "deny": ["exec"]}}]
+        }
+    )
+
+    name: str = Field(min_length=1, max_length=64)
+    tool_policy: ToolPolicyModel = Field(default_factory=ToolPolicyModel)
+
+
+class AgentUpdate(BaseModel):
+    tool_policy: ToolPolicyModel
 
 
 class AgentPublic(BaseModel):
     id: str
     tenant_id: str
     name: str
-    allowed_tools: list[str]
+    tool_policy: dict[str, Any]
+    tool_settings: dict[str, Any]
+    """The agent tier of tool settings (tool name → settings)."""
     created_at: datetime
     warnings: list[str] = Field(default_factory=list)
-    """Entries of allowed_tools that name no known tool or group."""
+    """List entries that name no known tool or group, and group loops (never errors)."""
+
+
+class PolicyPublic(BaseModel):
+    scope: str
+    """``global`` or ``tenant``."""
+    tool_policy: dict[str, Any]
+    warnings: list[str] = Field(default_factory=list)
+
+
+class ExplanationPublic(BaseModel):
+    tool: str
+    reaches_llm: bool
+    decided_by: str
+    """Pipeline step that last admitted or removed the tool (docs/policy.md)."""
+    reason: str
+    trace: list[str]
+
+
+class AgentToolsPublic(BaseModel):
+    agent_id: str
+    tools: list[str]
+    """Names of the tools that reach this agent's LLM for the given request."""
+    warnings: list[str]
+    explain: list[ExplanationPublic] | None = None
+
+
+class TenantCreate(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"id": "acme", "name": "Acme"}]})
+
+    id: str = Field(pattern=TENANT_PATTERN)
+    name: str = Field(default="", max_length=200)
+
+
+class TenantPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    created_at: datetime
+
+
+class KeyCreate(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"role": "admin", "label": "ci"}]})
+
+    role: Literal["user", "admin", "master"] = "user"
+    label: str = Field(default="", max_length=200)
+    user_id: str | None = None
+
+
+class KeyPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    tenant_id: str
+    role: str
+    label: str
+    user_id: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class KeyCreated(KeyPublic):
+    key: str
+    """The full key. Shown this once; only its hash is stored."""
+
+
+class UserCreate(BaseModel):
+    name: str = Field(min_length=1, max_length=128)
+    email: str | None = Field(default=None, max_length=320)
+
+
+class UserPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    tenant_id: str
+    name: str
+    email: str | None
+    created_at: datetime
+
+
+class ToolSettingsPublic(BaseModel):
+    tool: str
+    settings: dict[str, Any]
+    """What the tool reads (wholesale from the most specific tier that has an entry)."""
+    source: str
+    """``agent``, ``tenant``, ``global`` or ``default``."""
+
+
+class SecretPut(BaseModel):
+    value: str = Field(min_length=1, max_length=65536)
+
+
+class SecretPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    name: str
+    masked: str
+    key_id: str
+    updated_at: datetime
 
 
 class ToolPublic(BaseModel):
@@ -59,6 +203,7 @@ class InvokeRequest(BaseModel):
     channel: str = ""
     chat_id: str = ""
     request_allow: list[str] | None = None
+    provider: str = ""
 
 
 class ResultPublic(BaseModel):

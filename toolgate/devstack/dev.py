@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import typer
 from ..config import Settings
 from ..serve import serve
 from ..store import upgrade
+from .bootstrap import dev_key_ring, ensure_master_key
 from .ports import PortNeed, ensure_free
 from .postgres import EmbeddedPostgres
 from .temporal import TemporalDevServer
@@ -46,9 +48,15 @@ def run_dev(options: DevOptions) -> None:
     data = options.data_dir.resolve()
     data.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level="WARNING", format="%(levelname)s %(name)s: %(message)s")
+    secret_keys = dev_key_ring(data)
+    codec_token = secrets.token_urlsafe(24)
     postgres = EmbeddedPostgres(data / "postgres", options.pg_port, HOST)
     temporal = TemporalDevServer(
-        data / "temporal" / "temporal.db", options.temporal_port, options.ui_port, HOST
+        data / "temporal" / "temporal.db",
+        options.temporal_port,
+        options.ui_port,
+        HOST,
+        codec_endpoint=f"http://{HOST}:{options.api_port}/v1/codec/ui/{codec_token}",
     )
     try:
         typer.echo(f"starting Postgres (data in {postgres.data_dir}) ...")
@@ -63,7 +71,11 @@ def run_dev(options: DevOptions) -> None:
             api_host=HOST,
             api_port=options.api_port,
             log_level="warning",
+            secret_keys=secret_keys,
+            codec_ui_token=codec_token,
+            codec_cors_origins=f"http://{HOST}:{options.ui_port},http://localhost:{options.ui_port}",
         )
+        master_key = asyncio.run(ensure_master_key(settings, data))
 
         def ready() -> None:
             typer.echo(
@@ -73,6 +85,7 @@ def run_dev(options: DevOptions) -> None:
                 f"  Temporal      {temporal.address}\n"
                 f"  Postgres      {database_url}\n"
                 f"  data          {data}\n"
+                f"  master key    {master_key}\n"
                 "Press Ctrl-C to stop."
             )
 

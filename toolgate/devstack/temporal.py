@@ -31,12 +31,19 @@ class TemporalDevServer:
     """``temporal server start-dev`` with its state in a SQLite file (survives restarts)."""
 
     def __init__(
-        self, db_file: Path, port: int, ui_port: int | None, host: str = "127.0.0.1"
+        self,
+        db_file: Path,
+        port: int,
+        ui_port: int | None,
+        host: str = "127.0.0.1",
+        codec_endpoint: str | None = None,
     ) -> None:
         self.db_file = db_file.resolve()
         self.port = port
         self.ui_port = ui_port
         self.host = host
+        self.codec_endpoint = codec_endpoint
+        """Where the Web UI sends payloads to be decrypted (our API's codec server)."""
         self.log_path = self.db_file.parent / "temporal.log"
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -54,6 +61,8 @@ class TemporalDevServer:
                 "--port", str(self.port), "--db-filename", str(self.db_file),
                 "--log-level", "warn", "--http-port", "0", "--metrics-port", "0"]  # fmt: skip
         args += ["--ui-port", str(self.ui_port)] if self.ui_port else ["--headless"]
+        if self.ui_port and self.codec_endpoint:
+            args += ["--ui-codec-endpoint", self.codec_endpoint]
         log = self.log_path.open("ab")
         self._process = subprocess.Popen(args, stdout=log, stderr=log, start_new_session=True)
         self._wait_ready(timeout)

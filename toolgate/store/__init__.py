@@ -2,18 +2,41 @@
 
 from .agents import Agent, AgentNameTaken, AgentStore
 from .audit import AuditRecord, PostgresAuditLog
+from .config import CachedConfigSource, PostgresConfigSource
 from .db import DatabaseUnavailable, create_engine, describe, ping, sessionmaker
+from .keys import ApiKey, KeyStore, Principal, Role, User, UserNameTaken, UserStore
 from .migrate import upgrade
+from .notify import ConfigChange
 from .ratelimit import PostgresRateLimiter
+from .secrets import SecretInfo, SecretStore
+from .tenants import MASTER_TENANT, Tenant, TenantExists, TenantStore
+from .tool_settings import ToolSettingsStore
 
 __all__ = [
+    "MASTER_TENANT",
     "Agent",
     "AgentNameTaken",
     "AgentStore",
+    "ApiKey",
     "AuditRecord",
+    "CachedConfigSource",
+    "ConfigChange",
     "DatabaseUnavailable",
+    "KeyStore",
     "PostgresAuditLog",
+    "PostgresConfigSource",
     "PostgresRateLimiter",
+    "Principal",
+    "Role",
+    "SecretInfo",
+    "SecretStore",
+    "Tenant",
+    "TenantExists",
+    "TenantStore",
+    "ToolSettingsStore",
+    "User",
+    "UserNameTaken",
+    "UserStore",
     "create_engine",
     "describe",
     "ping",

@@ -1,18 +1,22 @@
-"""Tenants and agents; also the PolicySource the governed call reads."""
+"""Agents of a tenant: their tool policy layer and their tool settings overrides.
+
+Every method takes the caller's tenant and never touches another tenant's rows: an
+agent id of another tenant is simply not found.
+"""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..tools import AgentPolicy
-from .models import AgentRow, TenantRow
+from .models import AgentRow
+from .notify import ChangeHook, ConfigChange, ignore_changes, publish, writing
 
 
 class AgentNameTaken(ValueError):
@@ -24,7 +28,8 @@ class Agent:
     id: str
     tenant_id: str
     name: str
-    allowed_tools: tuple[str, ...]
+    tool_policy: dict[str, Any]
+    tool_settings: dict[str, Any]
     created_at: datetime
 
 
@@ -33,7 +38,8 @@ def _agent(row: AgentRow) -> Agent:
         id=str(row.id),
         tenant_id=row.tenant_id,
         name=row.name,
-        allowed_tools=tuple(row.allowed_tools),
+        tool_policy=dict(row.tool_policy),
+        tool_settings=dict(row.builtin_tool_settings),
         created_at=row.created_at,
     )
 
@@ -46,32 +52,34 @@ def _uuid(value: str) -> uuid.UUID | None:
 
 
 class AgentStore:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], on_change: ChangeHook = ignore_changes
+    ) -> None:
         self._sessions = sessions
+        self._on_change = on_change
 
-    async def create(self, tenant_id: str, name: str, allowed_tools: list[str]) -> Agent:
-        """Create the agent (and its tenant on first use) in one transaction."""
+    async def create(self, tenant_id: str, name: str, tool_policy: dict[str, Any]) -> Agent:
         async with self._sessions() as session, session.begin():
-            await session.execute(insert(TenantRow).values(id=tenant_id).on_conflict_do_nothing())
             row = AgentRow(
-                id=uuid.uuid4(), tenant_id=tenant_id, name=name, allowed_tools=allowed_tools
+                id=uuid.uuid4(),
+                tenant_id=tenant_id,
+                name=name,
+                tool_policy=tool_policy,
+                builtin_tool_settings={},
             )
             session.add(row)
             try:
                 await session.flush()
             except IntegrityError:
                 raise AgentNameTaken(
-                    f"an agent named {name!r} already exists in tenant {tenant_id!r}"
+                    f"an agent named {name!r} already exists in this tenant"
                 ) from None
             await session.refresh(row)
             return _agent(row)
 
-    async def get(self, agent_id: str) -> Agent | None:
-        key = _uuid(agent_id)
-        if key is None:
-            return None
+    async def get(self, tenant_id: str, agent_id: str) -> Agent | None:
         async with self._sessions() as session:
-            row = await session.get(AgentRow, key)
+            row = await self._row(session, tenant_id, agent_id)
             return _agent(row) if row else None
 
     async def list(self, tenant_id: str) -> list[Agent]:
@@ -81,10 +89,49 @@ class AgentStore:
             )
             return [_agent(r) for r in rows]
 
-    async def agent_policy(self, tenant_id: str, agent_id: str) -> AgentPolicy | None:
-        agent = await self.get(agent_id)
-        if agent is None or agent.tenant_id != tenant_id:
+    async def set_policy(
+        self, tenant_id: str, agent_id: str, tool_policy: dict[str, Any]
+    ) -> Agent | None:
+        async with writing(self._sessions, self._on_change) as session:
+            row = await self._row(session, tenant_id, agent_id)
+            if row is None:
+                return None
+            row.tool_policy = tool_policy
+            await publish(session, ConfigChange(tenant_id, "agent"))
+            await session.flush()
+            return _agent(row)
+
+    async def set_tool_settings(
+        self, tenant_id: str, agent_id: str, tool: str, settings: dict[str, Any] | None
+    ) -> Agent | None:
+        """Set (or with None, remove) the agent tier of one tool's settings."""
+        async with writing(self._sessions, self._on_change) as session:
+            row = await self._row(session, tenant_id, agent_id)
+            if row is None:
+                return None
+            merged = dict(row.builtin_tool_settings)
+            if settings is None:
+                merged.pop(tool, None)
+            else:
+                merged[tool] = settings
+            row.builtin_tool_settings = merged
+            await publish(session, ConfigChange(tenant_id, "settings"))
+            await session.flush()
+            return _agent(row)
+
+    async def delete(self, tenant_id: str, agent_id: str) -> bool:
+        async with writing(self._sessions, self._on_change) as session:
+            row = await self._row(session, tenant_id, agent_id)
+            if row is None:
+                return False
+            await session.delete(row)
+            await publish(session, ConfigChange(tenant_id, "agent"))
+            return True
+
+    @staticmethod
+    async def _row(session: AsyncSession, tenant_id: str, agent_id: str) -> AgentRow | None:
+        key = _uuid(agent_id)
+        if key is None:
             return None
-        return AgentPolicy(
-            tenant_id=tenant_id, agent_id=agent.id, allowed_tools=agent.allowed_tools
-        )
+        row = await session.get(AgentRow, key)
+        return row if row is not None and row.tenant_id == tenant_id else None

@@ -12,6 +12,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Index,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -29,6 +30,8 @@ class TenantRow(Base):
     __tablename__ = "tenants"
 
     id: Mapped[str] = mapped_column(String(63), primary_key=True)
+    name: Mapped[str] = mapped_column(Text, default="")
+    tool_policy: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -39,7 +42,9 @@ class AgentRow(Base):
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(64))
-    allowed_tools: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    tool_policy: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    builtin_tool_settings: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    """Tool name → settings object: the agent tier of the spec §9 overlay."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -73,3 +78,91 @@ class RateLimitBucketRow(Base):
     key: Mapped[str] = mapped_column(Text, primary_key=True)
     tokens: Mapped[float] = mapped_column(Float)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlatformConfigRow(Base):
+    """Platform-wide values (master scope), e.g. key ``tool_policy``."""
+
+    __tablename__ = "platform_config"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[Any] = mapped_column(JSONB)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class UserRow(Base):
+    __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("tenant_id", "name"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(128))
+    email: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ApiKeyRow(Base):
+    """An API key: only the SHA-256 of its secret part is stored."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    role: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(Text, default="")
+    secret_hash: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class BuiltinToolRow(Base):
+    """Global default settings of a built-in tool (tier 3; master scope to write)."""
+
+    __tablename__ = "builtin_tools"
+
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class TenantToolConfigRow(Base):
+    """A tenant's settings for one tool (tier 2)."""
+
+    __tablename__ = "builtin_tool_tenant_configs"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    tool_name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ConfigSecretRow(Base):
+    """A tenant secret, AES-256-GCM encrypted under the key ``key_id`` of the ring."""
+
+    __tablename__ = "config_secrets"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    key_id: Mapped[str] = mapped_column(String(32))
+    nonce: Mapped[bytes] = mapped_column(LargeBinary)
+    ciphertext: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class KeyCanaryRow(Base):
+    """A known plaintext per encryption key, so a wrong key is caught at start."""
+
+    __tablename__ = "key_canaries"
+
+    key_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    nonce: Mapped[bytes] = mapped_column(LargeBinary)
+    ciphertext: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -6,6 +6,7 @@ the Protocols of ``_ports``; the worker and the API wire in real implementations
 
 from ._capabilities import infer_capability
 from ._context import build_context
+from ._groups import PROFILES, TOOL_GROUPS, GroupCatalog
 from ._model import CallContext, Capability, ToolContext, ToolResult
 from ._paths import resolve_in_workspace, workspace_for
 from ._pipeline import (
@@ -18,56 +19,91 @@ from ._pipeline import (
     check_rate_limit,
     execute_with_timeout,
     governed_call,
+    policy_request,
     resolve_tool,
     scrub_result,
     scrub_value,
 )
-from ._policy import TOOL_GROUPS, check_allowed, effective_tools
-from ._ports import AgentPolicy, AuditEntry, AuditLog, PolicySource
+from ._policy import (
+    Explanation,
+    PolicyInputs,
+    PolicyRequest,
+    Resolution,
+    ToolPolicy,
+    catalog_for,
+    check_allowed,
+    check_policy_shape,
+    explain,
+    policy_warnings,
+    resolve,
+)
+from ._ports import AgentConfig, AuditEntry, AuditLog, ConfigSource
 from ._ratelimit import RateLimit, RateLimiter, TokenBucketLimiter
 from ._registry import Registry, ToolDescriptor
 from ._schema import check_schema, validate_arguments
 from ._scrubber import REDACTED, Scrubber
+from ._settings import (
+    SETTINGS_MODELS,
+    SettingsLayers,
+    exec_timeout,
+    validate_settings,
+)
 from ._tool import DEFAULT_TIMEOUT_SECONDS, Tool, ToolSpec
 
 __all__ = [
     "DEFAULT_TIMEOUT_SECONDS",
+    "PROFILES",
     "REDACTED",
+    "SETTINGS_MODELS",
     "TOOL_GROUPS",
-    "AgentPolicy",
+    "AgentConfig",
     "AuditEntry",
     "AuditLog",
     "CallContext",
     "Capability",
     "CommandGuard",
+    "ConfigSource",
     "Executor",
+    "Explanation",
     "Governance",
-    "PolicySource",
+    "GroupCatalog",
+    "PolicyInputs",
+    "PolicyRequest",
     "RateLimit",
     "RateLimiter",
     "Registry",
+    "Resolution",
     "Scrubber",
+    "SettingsLayers",
     "TokenBucketLimiter",
     "Tool",
     "ToolContext",
     "ToolDescriptor",
+    "ToolPolicy",
     "ToolResult",
     "ToolSpec",
     "build_context",
+    "catalog_for",
     "check_allowed",
     "check_arguments",
     "check_command",
     "check_policy",
+    "check_policy_shape",
     "check_rate_limit",
     "check_schema",
-    "effective_tools",
+    "exec_timeout",
     "execute_with_timeout",
+    "explain",
     "governed_call",
     "infer_capability",
+    "policy_request",
+    "policy_warnings",
+    "resolve",
     "resolve_in_workspace",
     "resolve_tool",
     "scrub_result",
     "scrub_value",
     "validate_arguments",
+    "validate_settings",
     "workspace_for",
 ]

@@ -30,4 +30,5 @@ def build_context(
         request_allow=frozenset(wire.request_allow) if wire.request_allow is not None else None,
         tool_call_id=tool_call_id,
         scrub_values=tuple(scrub_values),
+        provider=wire.provider,
     )

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -41,6 +44,10 @@ class ToolContext:
     """Stable id of this call (workflow run id + the LLM's call id); idempotency key."""
     scrub_values: tuple[str, ...] = field(default=())
     """Secrets injected for this call only; scrubbed from its output."""
+    provider: str = ""
+    """The LLM provider of the turn; selects provider profiles and allow lists."""
+    settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """This tool's merged settings (spec §9 overlay), filled in by the gate."""
 
 
 class ToolResult(BaseModel):
@@ -90,3 +97,5 @@ class CallContext(BaseModel):
     subagent_depth: int = 0
     request_allow: list[str] | None = None
     """Per-request allow list injected by a channel; intersected with the agent's."""
+    provider: str = ""
+    """The LLM provider of the turn (``openai``, ``anthropic``, ...)."""

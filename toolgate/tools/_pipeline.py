@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from ._model import Capability, ToolContext, ToolResult
-from ._policy import check_allowed
-from ._ports import AuditEntry, AuditLog, PolicySource
+from ._policy import PolicyRequest, check_allowed, resolve
+from ._ports import AuditEntry, AuditLog, ConfigSource
 from ._ratelimit import RateLimiter
 from ._registry import Registry
 from ._schema import validate_arguments
@@ -51,14 +52,30 @@ def resolve_tool(registry: Registry, name: str) -> Tool:
     return registry.get(name)
 
 
+def policy_request(ctx: ToolContext) -> PolicyRequest:
+    return PolicyRequest(
+        provider=ctx.provider,
+        channel=ctx.channel,
+        chat_id=ctx.chat_id,
+        subagent_depth=ctx.subagent_depth,
+        request_allow=ctx.request_allow,
+    )
+
+
 async def check_policy(
-    policies: PolicySource, registry: Registry, ctx: ToolContext, name: str
-) -> None:
-    """Step 3: the tool must be in the agent's effective tool list."""
-    policy = await policies.agent_policy(ctx.tenant_id, ctx.agent_id)
-    if policy is None:
+    configs: ConfigSource, registry: Registry, ctx: ToolContext, name: str
+) -> ToolContext:
+    """Step 3: the tool must be in the agent's effective tool list (spec §6).
+
+    Returns the context with this tool's merged settings (spec §9), read here so the
+    tool sees the configuration of this turn, not of the worker's start.
+    """
+    config = await configs.agent_config(ctx.tenant_id, ctx.agent_id)
+    if config is None:
         raise ToolNotAllowed(f"agent {ctx.agent_id} does not exist in tenant {ctx.tenant_id}")
-    check_allowed(policy, registry, name, ctx.request_allow)
+    check_allowed(resolve(config.policy, registry, policy_request(ctx)), name, ctx.agent_id)
+    settings, _tier = config.settings.merged(name)
+    return replace(ctx, settings=MappingProxyType(dict(settings)))
 
 
 def check_arguments(tool: Tool, args: object) -> None:
@@ -132,7 +149,7 @@ class Governance:
     """Everything the gate needs, injected; one instance per worker."""
 
     registry_for: RegistryResolver
-    policies: PolicySource
+    configs: ConfigSource
     limiter: RateLimiter
     scrubber: Scrubber
     audit: AuditLog
@@ -157,7 +174,7 @@ async def governed_call(
     try:
         registry = await gov.registry_for(ctx)
         tool = resolve_tool(registry, tool_name)
-        await check_policy(gov.policies, registry, ctx, tool_name)
+        ctx = await check_policy(gov.configs, registry, ctx, tool_name)
         check_arguments(tool, args)
         await check_rate_limit(gov.limiter, ctx)
         await check_command(gov.command_guard, tool, ctx, args)
@@ -212,6 +229,7 @@ __all__ = [
     "check_rate_limit",
     "execute_with_timeout",
     "governed_call",
+    "policy_request",
     "resolve_tool",
     "scrub_result",
     "scrub_value",

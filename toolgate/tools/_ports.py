@@ -9,23 +9,24 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ._model import ToolResult
+from ._policy import PolicyInputs
+from ._settings import SettingsLayers
 
 
 @dataclass(frozen=True, slots=True)
-class AgentPolicy:
-    """The policy inputs stored on an agent row.
+class AgentConfig:
+    """What the gate reads about an agent before a call: its policy and tool settings.
 
-    ``allowed_tools`` holds tool names, ``group:<name>`` references and ``*``.
+    One object, so a cache can hold (and drop) the whole of it per agent.
     """
 
-    tenant_id: str
-    agent_id: str
-    allowed_tools: tuple[str, ...]
+    policy: PolicyInputs
+    settings: SettingsLayers
 
 
-class PolicySource(Protocol):
-    async def agent_policy(self, tenant_id: str, agent_id: str) -> AgentPolicy | None:
-        """The agent's policy, or None if no such agent exists in that tenant."""
+class ConfigSource(Protocol):
+    async def agent_config(self, tenant_id: str, agent_id: str) -> AgentConfig | None:
+        """The agent's config, or None if no such agent exists in that tenant."""
         ...
 
 

@@ -16,6 +16,11 @@ Two families, kept apart on purpose (STYLE.md §5):
     │   ├── EditMismatch          edit_no_match / edit_ambiguous
     │   ├── ToolTimeout           tool_timeout
     │   └── ToolFailed            tool_failed (the tool raised something unexpected)
+    ├── InvalidConfig             a policy list or tool setting an admin wrote is wrong
+    │   ├── InvalidSettings       invalid_settings (names the field)
+    │   ├── UnknownProfile        unknown_profile
+    │   ├── PolicyTooLarge        policy_too_large
+    │   └── SecretInSettings      secret_in_settings (use the secrets endpoint)
     └── InfrastructureError       a dependency failed (database, Temporal); retryable
 
 Refusals become ``ToolResult(is_error=True, error_code=...)``; infrastructure errors
@@ -85,6 +90,33 @@ class ToolTimeout(ToolRefusal):
 
 class ToolFailed(ToolRefusal):
     code = "tool_failed"
+
+
+class InvalidConfig(ToolgateError):
+    """Configuration written by an admin was rejected; nothing was stored."""
+
+    code = "invalid_config"
+
+
+class InvalidSettings(InvalidConfig):
+    code = "invalid_settings"
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+        """Dotted path of the offending field, e.g. ``exec.timeout_seconds``."""
+
+
+class UnknownProfile(InvalidConfig):
+    code = "unknown_profile"
+
+
+class PolicyTooLarge(InvalidConfig):
+    code = "policy_too_large"
+
+
+class SecretInSettings(InvalidConfig):
+    code = "secret_in_settings"
 
 
 class InfrastructureError(ToolgateError):

@@ -7,11 +7,11 @@ from temporalio.client import WorkflowFailureError
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
-from ...tools import AgentPolicy, CallContext, ToolDescriptor, ToolResult, effective_tools
+from ...tools import CallContext, PolicyRequest, ToolDescriptor, ToolResult, resolve
 from ...tools.errors import ToolNotFound
 from ...worker.context import call_context
 from ...workflows import ToolCallRequest, ToolCallWorkflow
-from ..deps import ServicesDep, TemporalClientDep, load_agent
+from ..deps import CurrentPrincipal, ServicesDep, TemporalClientDep, agent_config, load_agent
 from ..errors import GATE_STATUS, ApiError
 from ..schemas import InvokeRequest, InvokeResponse, ResultPublic, ToolPublic
 
@@ -31,25 +31,32 @@ def _public(d: ToolDescriptor) -> ToolPublic:
 
 @router.get("", response_model=list[ToolPublic])
 async def list_tools(
-    services: ServicesDep, agent_id: str = Query(description="The agent whose tools to list")
+    services: ServicesDep,
+    principal: CurrentPrincipal,
+    agent_id: str = Query(description="The agent whose tools to list"),
+    provider: str = "",
 ) -> list[ToolPublic]:
     """The tools this agent's LLM may use, with schemas and capabilities."""
-    agent = await load_agent(services, agent_id)
-    policy = AgentPolicy(agent.tenant_id, agent.id, agent.allowed_tools)
-    names = effective_tools(policy, services.registry)
+    agent = await load_agent(services, principal, agent_id)
+    config = await agent_config(services, agent)
+    names = resolve(config.policy, services.registry, PolicyRequest(provider=provider)).tools
     return [_public(services.registry.describe(n)) for n in sorted(names)]
 
 
 @router.post("/{name}/invoke", response_model=InvokeResponse)
 async def invoke_tool(
-    name: str, body: InvokeRequest, services: ServicesDep, temporal: TemporalClientDep
+    name: str,
+    body: InvokeRequest,
+    services: ServicesDep,
+    temporal: TemporalClientDep,
+    principal: CurrentPrincipal,
 ) -> InvokeResponse:
     """Run one governed call as a ToolCall workflow and wait for its result.
 
     The gate's refusals come back as 4xx errors; a tool that ran and reported an
     error comes back as 200 with ``result.is_error`` set.
     """
-    agent = await load_agent(services, body.agent_id)
+    agent = await load_agent(services, principal, body.agent_id)
     try:
         descriptor = services.registry.describe(name)
     except ToolNotFound as exc:
@@ -67,11 +74,12 @@ async def invoke_tool(
     context = CallContext(
         tenant_id=agent.tenant_id,
         agent_id=agent.id,
-        user_id=body.user_id,
+        user_id=body.user_id or principal.user_id or "",
         session_key=body.session_key,
         channel=body.channel,
         chat_id=body.chat_id,
         request_allow=body.request_allow,
+        provider=body.provider,
     )
     with call_context(context):
         try:

@@ -1,0 +1,166 @@
+"""A key never reads or changes another tenant's rows: every route, tried.
+
+Tenant A owns an agent, a user, a key, a secret, settings and a policy. Tenant B's
+admin key then calls every route of the API with A's ids. Routes that name a row of
+A must answer 404 (not 403: ids must not leak); routes that act on "your tenant"
+must show and change only B's rows. At the end A's rows are checked unchanged.
+A last test makes sure no route escapes this table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import httpx
+import pytest
+
+from toolgate.api.app import ROUTERS
+from toolgate.services import Services
+
+from ..helpers import TenantKeys, tenant_with_keys
+
+
+@dataclass
+class World:
+    a: TenantKeys
+    b: TenantKeys
+    agent: str
+    user: str
+    key: str
+    secret_value: str
+
+
+@pytest.fixture
+async def world(api: httpx.AsyncClient, services: Services) -> World:
+    a, b = await tenant_with_keys(services), await tenant_with_keys(services)
+    h = a.admin
+    agent = (await api.post("/v1/agents", json={"name": "a-agent",
+             "tool_policy": {"profile": "coding"}}, headers=h)).json()["id"]  # fmt: skip
+    user = (await api.post("/v1/users", json={"name": "alice"}, headers=h)).json()["id"]
+    key = (await api.post("/v1/keys", json={"role": "user"}, headers=h)).json()["id"]
+    secret_value = "a-tenant-secret-value-0123456789"
+    assert (
+        await api.put("/v1/secrets/brave_key", json={"value": secret_value}, headers=h)
+    ).status_code == 200
+    await api.put("/v1/tool-settings/exec", json={"timeout_seconds": 77}, headers=h)
+    await api.put(f"/v1/agents/{agent}/tool-settings/exec", json={"timeout_seconds": 7}, headers=h)
+    await api.put("/v1/policy", json={"deny": ["exec"]}, headers=h)
+    return World(a, b, agent, user, key, secret_value)
+
+
+def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
+    """(method, path, body, statuses B may get). Every route but public and master ones."""
+    not_found = {404}
+    own = {200, 201, 204}
+    invoke = {"agent_id": w.agent, "arguments": {"path": "x"}}
+    return [
+        ("GET", f"/v1/tenants/{w.a.tenant_id}", None, not_found),
+        ("POST", "/v1/keys", {"role": "user"}, own),
+        ("GET", "/v1/keys", None, own),
+        ("DELETE", f"/v1/keys/{w.key}", None, not_found),
+        ("POST", "/v1/users", {"name": "alice"}, own),
+        ("GET", "/v1/users", None, own),
+        ("GET", f"/v1/users/{w.user}", None, not_found),
+        ("DELETE", f"/v1/users/{w.user}", None, not_found),
+        ("POST", "/v1/agents", {"name": "a-agent"}, own),
+        ("GET", "/v1/agents", None, own),
+        ("GET", f"/v1/agents/{w.agent}", None, not_found),
+        ("PUT", f"/v1/agents/{w.agent}/tool-policy", {"tool_policy": {}}, not_found),
+        ("GET", f"/v1/agents/{w.agent}/tools?explain=true", None, not_found),
+        ("GET", f"/v1/agents/{w.agent}/tool-settings/exec", None, not_found),
+        ("PUT", f"/v1/agents/{w.agent}/tool-settings/exec", {"timeout_seconds": 1}, not_found),
+        ("DELETE", f"/v1/agents/{w.agent}/tool-settings/exec", None, not_found),
+        ("GET", "/v1/policy", None, own),
+        ("PUT", "/v1/policy", {"profile": "minimal"}, own),
+        ("GET", "/v1/global/policy", None, own),
+        ("GET", "/v1/tool-settings", None, own),
+        ("PUT", "/v1/tool-settings/exec", {"timeout_seconds": 5}, own),
+        ("DELETE", "/v1/tool-settings/exec", None, own),
+        ("GET", "/v1/global/tool-settings", None, own),
+        ("PUT", "/v1/secrets/brave_key", {"value": "b-own-value-xxxxxxxxxxxxx"}, own),
+        ("GET", "/v1/secrets", None, own),
+        ("DELETE", "/v1/secrets/brave_key", None, own),
+        ("GET", f"/v1/tools?agent_id={w.agent}", None, not_found),
+        ("POST", "/v1/tools/read_file/invoke", invoke, not_found),
+        ("GET", f"/v1/audit?agent_id={w.agent}", None, not_found),
+        ("DELETE", f"/v1/agents/{w.agent}", None, not_found),
+    ]
+
+
+PUBLIC = {("GET", "/healthz"), ("POST", "/v1/codec/ui/{token}/decode"),
+          ("POST", "/v1/codec/ui/{token}/encode")}  # fmt: skip
+MASTER_ONLY = {
+    ("POST", "/v1/tenants"), ("GET", "/v1/tenants"), ("DELETE", "/v1/tenants/{tenant_id}"),
+    ("POST", "/v1/tenants/{tenant_id}/keys"), ("PUT", "/v1/global/policy"),
+    ("PUT", "/v1/global/tool-settings/{tool}"), ("DELETE", "/v1/global/tool-settings/{tool}"),
+    ("POST", "/v1/codec/decode"), ("POST", "/v1/codec/encode"),
+}  # fmt: skip
+
+
+async def test_another_tenants_key_sees_and_changes_nothing(
+    api: httpx.AsyncClient, world: World
+) -> None:
+    for method, path, body, allowed in _routes(world):
+        response = await api.request(method, path, json=body, headers=world.b.admin)
+        assert response.status_code in allowed, (method, path, response.text)
+        text = response.text
+        for own_id in (world.agent, world.user, world.key, world.secret_value, world.a.tenant_id):
+            assert own_id not in text or response.status_code == 404, (method, path, text)
+    await _a_is_unchanged(api, world)
+
+
+async def test_master_only_routes_refuse_a_tenant_admin(
+    api: httpx.AsyncClient, world: World
+) -> None:
+    calls = [
+        ("POST", "/v1/tenants", {"id": "sneaky"}),
+        ("GET", "/v1/tenants", None),
+        ("DELETE", f"/v1/tenants/{world.a.tenant_id}", None),
+        ("POST", f"/v1/tenants/{world.a.tenant_id}/keys", {"role": "admin"}),
+        ("PUT", "/v1/global/policy", {"deny": ["read_file"]}),
+        ("PUT", "/v1/global/tool-settings/exec", {"timeout_seconds": 1}),
+        ("DELETE", "/v1/global/tool-settings/exec", None),
+        ("POST", "/v1/codec/decode", {"payloads": []}),
+        ("POST", "/v1/codec/encode", {"payloads": []}),
+    ]
+    assert {(m, p.replace(world.a.tenant_id, "{tenant_id}").replace("/exec", "/{tool}"))
+            for m, p, _ in calls} == MASTER_ONLY  # fmt: skip
+    for method, path, body in calls:
+        response = await api.request(method, path, json=body, headers=world.b.admin)
+        assert response.status_code == 403, (method, path, response.text)
+        assert response.json()["code"] == "forbidden"
+        assert "master role" in response.json()["message"]
+    await _a_is_unchanged(api, world)
+
+
+def test_every_route_is_covered_by_these_tests() -> None:
+    fake = World(*(None,) * 2, "A", "U", "K", "S")  # type: ignore[arg-type]
+    fake.a = fake.b = TenantKeys("T", {}, {})
+    covered = {
+        (m, p.split("?")[0].replace("/A", "/{agent_id}").replace("/U", "/{user_id}")
+         .replace("/K", "/{key_id}").replace("/T", "/{tenant_id}")
+         .replace("/read_file/", "/{name}/").replace("/brave_key", "/{name}"))
+        for m, p, _, _ in _routes(fake)
+    }  # fmt: skip
+    covered = {(m, p.replace("/exec", "/{tool}")) for m, p in covered}
+    routes = {(m, r.path) for module in ROUTERS for r in module.router.routes for m in r.methods}
+    assert routes - covered - PUBLIC - MASTER_ONLY == set()
+
+
+async def _a_is_unchanged(api: httpx.AsyncClient, w: World) -> None:
+    h = w.a.admin
+    agent = (await api.get(f"/v1/agents/{w.agent}", headers=h)).json()
+    assert agent["tool_policy"] == {"profile": "coding"}
+    assert agent["tool_settings"] == {"exec": {"timeout_seconds": 7}}
+    assert (await api.get(f"/v1/users/{w.user}", headers=h)).status_code == 200
+    keys = {k["id"]: k for k in (await api.get("/v1/keys", headers=h)).json()}
+    assert keys[w.key]["revoked_at"] is None
+    secrets = (await api.get("/v1/secrets", headers=h)).json()
+    assert [s["name"] for s in secrets] == ["brave_key"]
+    assert secrets[0]["masked"] == "****" + w.secret_value[-4:]
+    settings = {s["tool"]: s for s in (await api.get("/v1/tool-settings", headers=h)).json()}
+    assert settings["exec"] == {"tool": "exec", "settings": {"timeout_seconds": 77},
+                                "source": "tenant"}  # fmt: skip
+    assert (await api.get("/v1/policy", headers=h)).json()["tool_policy"] == {"deny": ["exec"]}
+    assert json.dumps(agent)  # A still reads its own agent with its own key

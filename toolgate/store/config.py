@@ -1,0 +1,137 @@
+"""The ConfigSource of the gate: an agent's policy layers and settings tiers.
+
+``PostgresConfigSource`` reads them in one session. ``CachedConfigSource`` keeps them
+in memory per agent and drops them when Postgres announces a change (LISTEN/NOTIFY),
+so the hot path of a tool call does not touch Postgres, and a change made through
+any API process reaches every worker by the next agent turn, without a restart.
+
+The cache is only trusted while its listener is connected: while it is down (start,
+a dropped connection) every read goes to Postgres, and a reconnect clears the cache,
+because notifications sent in between were lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+
+import psycopg
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..tools import AgentConfig, PolicyInputs, SettingsLayers, ToolPolicy
+from .models import AgentRow, BuiltinToolRow, PlatformConfigRow, TenantRow, TenantToolConfigRow
+from .notify import ALL_TENANTS, CHANNEL, ConfigChange, libpq_dsn
+
+log = logging.getLogger(__name__)
+
+
+class PostgresConfigSource:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+        self.loads = 0
+        """How many times config was read from Postgres (tests and benchmarks)."""
+
+    async def agent_config(self, tenant_id: str, agent_id: str) -> AgentConfig | None:
+        try:
+            key = uuid.UUID(agent_id)
+        except ValueError:
+            return None
+        self.loads += 1
+        async with self._sessions() as session:
+            agent = await session.get(AgentRow, key)
+            if agent is None or agent.tenant_id != tenant_id:
+                return None
+            tenant = await session.get(TenantRow, tenant_id)
+            platform = await session.get(PlatformConfigRow, "tool_policy")
+            tenant_settings = await session.scalars(
+                select(TenantToolConfigRow).where(TenantToolConfigRow.tenant_id == tenant_id)
+            )
+            tenant_tiers = {r.tool_name: dict(r.settings) for r in tenant_settings}
+            global_tiers = {r.name: dict(r.settings) for r in await session.scalars(
+                select(BuiltinToolRow))}  # fmt: skip
+        return AgentConfig(
+            policy=PolicyInputs(
+                tenant_id=tenant_id,
+                agent_id=agent_id,
+                agent=ToolPolicy.from_json(agent.tool_policy),
+                tenant=ToolPolicy.from_json(tenant.tool_policy if tenant else None),
+                platform=ToolPolicy.from_json(platform.value if platform else None),
+            ),
+            settings=SettingsLayers(
+                agent=dict(agent.builtin_tool_settings),
+                tenant=tenant_tiers,
+                platform=global_tiers,
+            ),
+        )
+
+
+class CachedConfigSource:
+    def __init__(self, source: PostgresConfigSource, database_url: str) -> None:
+        self._source = source
+        self._dsn = libpq_dsn(database_url)
+        self._cache: dict[tuple[str, str], AgentConfig] = {}
+        self._generation = 0
+        self._listening = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def listening(self) -> bool:
+        return self._listening.is_set()
+
+    async def start(self, wait: float = 5.0) -> None:
+        """Start listening; wait (bounded) until the first LISTEN is in place."""
+        self._task = asyncio.create_task(self._listen(), name="config-listener")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._listening.wait(), wait)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._listening.clear()
+
+    async def agent_config(self, tenant_id: str, agent_id: str) -> AgentConfig | None:
+        if not self.listening:
+            return await self._source.agent_config(tenant_id, agent_id)
+        key = (tenant_id, agent_id)
+        if key in self._cache:
+            return self._cache[key]
+        generation = self._generation
+        config = await self._source.agent_config(tenant_id, agent_id)
+        if config is not None and generation == self._generation and self.listening:
+            self._cache[key] = config  # not if a change arrived while we were reading
+        return config
+
+    def invalidate(self, change: ConfigChange) -> None:
+        self._generation += 1
+        if change.tenant_id == ALL_TENANTS:
+            self._cache.clear()
+            return
+        for key in [k for k in self._cache if k[0] == change.tenant_id]:
+            del self._cache[key]
+
+    async def _listen(self) -> None:
+        delay = 0.5
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self._dsn, autocommit=True
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.invalidate(ConfigChange(ALL_TENANTS, "reconnect"))
+                    self._listening.set()
+                    delay = 0.5
+                    async for note in conn.notifies():
+                        self.invalidate(ConfigChange.decode(note.payload))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("config listener lost its connection (%s); retrying", exc)
+            self._listening.clear()
+            self.invalidate(ConfigChange(ALL_TENANTS, "disconnect"))
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
