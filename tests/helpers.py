@@ -6,6 +6,10 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from temporalio.client import Client
+from temporalio.common import HeaderCodecBehavior
+from temporalio.testing import WorkflowEnvironment
+
 from toolgate.crypto import KeyRing, generate_key
 from toolgate.services import Services
 from toolgate.store import Role
@@ -49,3 +53,10 @@ async def master_headers(services: Services) -> dict[str, str]:
 async def new_agent(services: Services, tenant_id: str, policy: dict[str, Any]) -> str:
     """An agent created in the store (API tests create theirs through the API)."""
     return (await services.agents.create(tenant_id, f"a-{uuid.uuid4().hex[:8]}", policy)).id
+
+
+def toolgate_client(env: WorkflowEnvironment) -> Client:
+    """The environment's client (time skipping included) with header encryption on."""
+    config = env.client.config()
+    config["header_codec_behavior"] = HeaderCodecBehavior.CODEC
+    return Client(**config)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from temporalio.client import Client
+from temporalio.common import HeaderCodecBehavior
 
 from .config import Settings
 from .crypto import KeyRing, encrypted_data_converter
@@ -113,4 +114,7 @@ async def connect_temporal(settings: Settings, ring: KeyRing) -> Client:
         namespace=settings.temporal_namespace,
         data_converter=encrypted_data_converter(ring),
         interceptors=[ContextPropagation()],
+        # Headers (the call context: tenant, agent, user and chat ids) are encrypted
+        # too. Every client and worker of a deployment must agree on this.
+        header_codec_behavior=HeaderCodecBehavior.CODEC,
     )

@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from temporalio.testing import WorkflowEnvironment
+from temporalio.client import Client
 from temporalio.worker import Worker
 
 from toolgate.api import create_app
@@ -15,10 +15,10 @@ from ..helpers import TenantKeys, master_headers, tenant_with_keys
 
 @pytest.fixture
 async def api(
-    services: Services, temporal_env: WorkflowEnvironment, tool_worker: Worker
+    services: Services, temporal_client: Client, tool_worker: Worker
 ) -> AsyncIterator[httpx.AsyncClient]:
     """The real FastAPI app, a real worker behind it, over httpx's ASGI transport."""
-    app = create_app(services, temporal_env.client)
+    app = create_app(services, temporal_client)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://toolgate") as client:
         yield client

@@ -1,5 +1,5 @@
-"""Rate limits hold across worker processes: two `toolgate worker` processes on the
-real Temporal dev server, one Postgres, one session key."""
+"""Two `toolgate worker` processes on the real Temporal dev server and one Postgres:
+rate limits hold across them, and a config change reaches both without a restart."""
 
 from __future__ import annotations
 
@@ -13,15 +13,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 
 from toolgate.config import Settings
 from toolgate.services import build_services
+from toolgate.store import Agent
 from toolgate.tools import CallContext, Capability
 from toolgate.worker import call_context
 from toolgate.workflows import ToolCallRequest, ToolCallWorkflow
 
-from ..helpers import SECRET_KEYS, new_tenant
+from ..helpers import SECRET_KEYS, new_tenant, toolgate_client
 
 BURST = 5
 CALLS = 16
@@ -29,8 +31,14 @@ CALLS = 16
 
 @pytest.fixture
 def two_workers(
-    temporal_dev_server: WorkflowEnvironment, pg_url: str, tmp_path: Path
+    temporal_dev_server: WorkflowEnvironment,
+    pg_url: str,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """Two worker processes on one task queue; ``@pytest.mark.rate_limit`` sets their limit."""
+    marker = request.node.get_closest_marker("rate_limit")
+    limit = marker.kwargs if marker else {"per_minute": 6000, "burst": 1000}
     task_queue = f"tq-{uuid.uuid4().hex[:12]}"
     env = {
         **os.environ,
@@ -38,8 +46,8 @@ def two_workers(
         "TOOLGATE_TEMPORAL_ADDRESS": temporal_dev_server.client.service_client.config.target_host,
         "TOOLGATE_TASK_QUEUE": task_queue,
         "TOOLGATE_WORKSPACE_ROOT": str(tmp_path / "ws"),
-        "TOOLGATE_RATE_LIMIT_PER_MINUTE": "0.01",
-        "TOOLGATE_RATE_LIMIT_BURST": str(BURST),
+        "TOOLGATE_RATE_LIMIT_PER_MINUTE": str(limit["per_minute"]),
+        "TOOLGATE_RATE_LIMIT_BURST": str(limit["burst"]),
         "TOOLGATE_LOG_LEVEL": "warning",
         "TOOLGATE_SECRET_KEYS": SECRET_KEYS,
     }
@@ -76,7 +84,17 @@ async def _pollers(env: WorkflowEnvironment, task_queue: str) -> int:
     return len({p.identity for p in response.pollers})
 
 
+async def _both_polling(
+    env: WorkflowEnvironment, task_queue: str, procs: list[subprocess.Popen[bytes]], logs: Path
+) -> None:
+    while await _pollers(env, task_queue) < 2:
+        dead = [p.returncode for p in procs if p.poll() is not None]
+        assert not dead, f"a worker exited with {dead}; see {logs}/worker*.log"
+        await asyncio.sleep(0.1)  # waiting for both processes to poll, not a timing assertion
+
+
 @pytest.mark.devserver
+@pytest.mark.rate_limit(per_minute=0.01, burst=BURST)
 async def test_rate_limit_holds_across_two_worker_processes(
     temporal_dev_server: WorkflowEnvironment,
     two_workers: tuple[str, list[subprocess.Popen[bytes]]],
@@ -89,11 +107,8 @@ async def test_rate_limit_holds_across_two_worker_processes(
     await services.tenants.create(tenant)
     agent = await services.agents.create(tenant, "busy", {"allow": ["list_files"]})
     await services.close()
-    client = temporal_dev_server.client
-    while await _pollers(temporal_dev_server, task_queue) < 2:
-        dead = [p.returncode for p in procs if p.poll() is not None]
-        assert not dead, f"a worker exited with {dead}; see {tmp_path}/worker*.log"
-        await asyncio.sleep(0.1)  # waiting for both processes to poll, not a timing assertion
+    client = toolgate_client(temporal_dev_server)
+    await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
 
     async def one(i: int) -> str | None:
         with call_context(
@@ -112,3 +127,57 @@ async def test_rate_limit_holds_across_two_worker_processes(
     codes = await asyncio.gather(*(one(i) for i in range(CALLS)))
     assert codes.count(None) == BURST
     assert codes.count("rate_limited") == CALLS - BURST
+
+
+async def _call_until_both_workers_answered(
+    client: Client, task_queue: str, agent: Agent
+) -> list[tuple[str, str | None]]:
+    """(worker identity, error code) of calls made one by one until both workers ran one."""
+    seen: list[tuple[str, str | None]] = []
+    while len({who for who, _ in seen}) < 2:
+        assert len(seen) < 60, f"one worker took every call: {seen}"
+        workflow_id = f"reload-{uuid.uuid4().hex}"
+        with call_context(CallContext(tenant_id=agent.tenant_id, agent_id=agent.id)):
+            result = await client.execute_workflow(
+                ToolCallWorkflow.run,
+                ToolCallRequest(tool="list_files", call_id="c", capability=Capability.READ_ONLY),
+                id=workflow_id,
+                task_queue=task_queue,
+            )
+        history = await client.get_workflow_handle(workflow_id).fetch_history()
+        started = next(
+            e.activity_task_started_event_attributes.identity
+            for e in history.events
+            if e.HasField("activity_task_started_event_attributes")
+        )
+        seen.append((started, result.error_code))
+    return seen
+
+
+@pytest.mark.devserver
+async def test_a_policy_change_reaches_both_workers_without_a_restart(
+    temporal_dev_server: WorkflowEnvironment,
+    two_workers: tuple[str, list[subprocess.Popen[bytes]]],
+    pg_url: str,
+    tmp_path: Path,
+) -> None:
+    task_queue, procs = two_workers
+    client = toolgate_client(temporal_dev_server)
+    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
+    try:
+        tenant = new_tenant()
+        await services.tenants.create(tenant)
+        agent = await services.agents.create(tenant, "steady", {"allow": ["list_files"]})
+        await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
+        # Both workers have now read (and cached) the agent's config.
+        before = await _call_until_both_workers_answered(client, task_queue, agent)
+        assert {code for _, code in before} == {None}
+        await services.agents.set_policy(tenant, agent.id, {"deny": ["list_files"]})
+        after = await _call_until_both_workers_answered(client, task_queue, agent)
+        assert {code for _, code in after} == {"tool_not_allowed"}, after
+        await services.tool_settings.set_tenant(tenant, "list_files", {"note": "ok"})
+        await services.agents.set_policy(tenant, agent.id, {})
+        again = await _call_until_both_workers_answered(client, task_queue, agent)
+        assert {code for _, code in again} == {None}, again
+    finally:
+        await services.close()
