@@ -7,5 +7,11 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 
-for name in ("corpora", "pipeline_overhead", "scrubber_throughput", "temporal_throughput"):
+for name in (
+    "corpora",
+    "pipeline_overhead",
+    "policy_resolution",
+    "scrubber_throughput",
+    "temporal_throughput",
+):
     runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")

@@ -75,7 +75,9 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         registry = builtin_registry(FsLimits(max_file_bytes=settings.max_file_bytes))
     shared = registry
     limit = RateLimit(per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst)
-    configs = CachedConfigSource(PostgresConfigSource(sessions), database_url)
+    # The config cache reads secrets (to scrub them) and secret writes invalidate it.
+    secrets = SecretStore(sessions, ring, lambda change: configs.invalidate(change))
+    configs = CachedConfigSource(PostgresConfigSource(sessions, secrets), database_url)
     scrubber = Scrubber(settings.dynamic_scrub_values())
 
     async def registry_for(_ctx: ToolContext) -> Registry:
@@ -98,7 +100,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         users=UserStore(sessions),
         agents=AgentStore(sessions, configs.invalidate),
         tool_settings=ToolSettingsStore(sessions, configs.invalidate),
-        secrets=SecretStore(sessions, ring, configs.invalidate),
+        secrets=secrets,
         configs=configs,
         audit=audit,
         registry=registry,

@@ -122,3 +122,19 @@ async def test_secrets_are_write_only_masked_and_encrypted_at_rest(
     assert (await api.delete("/v1/secrets/brave", headers=acme.admin)).status_code == 204
     gone = await api.delete("/v1/secrets/brave", headers=acme.admin)
     assert gone.status_code == 404 and gone.json()["code"] == "secret_not_found"
+
+
+async def test_a_tenant_secret_is_scrubbed_from_that_tenants_tool_output(
+    api: httpx.AsyncClient, acme: TenantKeys
+) -> None:
+    value = "internal-db-pass-Zq81"  # no credential shape: only the secrets store knows it
+    await api.put("/v1/secrets/db_password", json={"value": value}, headers=acme.admin)
+    agent = (await api.post("/v1/agents", json={"name": "leaky"}, headers=acme.admin)).json()["id"]
+    body = {"path": "notes.txt", "content": f"the password is {value}\n"}
+    await api.post("/v1/tools/write_file/invoke", headers=acme.user,
+                   json={"agent_id": agent, "arguments": body})  # fmt: skip
+    read = await api.post("/v1/tools/read_file/invoke", headers=acme.user,
+                          json={"agent_id": agent, "arguments": {"path": "notes.txt"}})  # fmt: skip
+    assert read.json()["result"]["for_llm"] == "the password is [REDACTED]\n"
+    audit = await api.get("/v1/audit", params={"agent_id": agent}, headers=acme.user)
+    assert value not in audit.text

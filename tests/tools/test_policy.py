@@ -238,3 +238,17 @@ def test_stored_json_round_trips() -> None:
     policy = ToolPolicy.from_json(data)
     assert policy.deny == ("exec",) and policy.provider_allow == {"openai": ("read_file",)}
     assert policy.allow is None and ToolPolicy.from_json(None) == ToolPolicy()
+
+
+def test_a_config_resolves_once_per_request_and_the_memo_is_bounded(registry: Registry) -> None:
+    from toolgate.tools import AgentConfig, SettingsLayers
+    from toolgate.tools._ports import MAX_MEMOISED
+
+    config = AgentConfig(_inputs(ToolPolicy(profile="coding")), SettingsLayers())
+    first = config.resolution(registry, PolicyRequest())
+    assert config.resolution(registry, PolicyRequest()) is first
+    narrowed = config.resolution(registry, PolicyRequest(request_allow=frozenset({"exec"})))
+    assert narrowed.tools == {"exec"}
+    for i in range(MAX_MEMOISED * 3):
+        config.resolution(registry, PolicyRequest(chat_id=str(i)))
+    assert len(config._resolved) <= MAX_MEMOISED

@@ -24,13 +24,17 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..tools import AgentConfig, PolicyInputs, SettingsLayers, ToolPolicy
 from .models import AgentRow, BuiltinToolRow, PlatformConfigRow, TenantRow, TenantToolConfigRow
 from .notify import ALL_TENANTS, CHANNEL, ConfigChange, libpq_dsn
+from .secrets import SecretStore
 
 log = logging.getLogger(__name__)
+MIN_SCRUB_LENGTH = 6
+"""Shorter secret values are not scrubbed as literals: they would shred ordinary text."""
 
 
 class PostgresConfigSource:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], secrets: SecretStore) -> None:
         self._sessions = sessions
+        self._secrets = secrets
         self.loads = 0
         """How many times config was read from Postgres (tests and benchmarks)."""
 
@@ -52,6 +56,7 @@ class PostgresConfigSource:
             tenant_tiers = {r.tool_name: dict(r.settings) for r in tenant_settings}
             global_tiers = {r.name: dict(r.settings) for r in await session.scalars(
                 select(BuiltinToolRow))}  # fmt: skip
+        secrets = await self._secrets.values(tenant_id)
         return AgentConfig(
             policy=PolicyInputs(
                 tenant_id=tenant_id,
@@ -65,6 +70,7 @@ class PostgresConfigSource:
                 tenant=tenant_tiers,
                 platform=global_tiers,
             ),
+            secret_values=tuple(v for v in secrets.values() if len(v) >= MIN_SCRUB_LENGTH),
         )
 
 

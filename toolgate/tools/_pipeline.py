@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from ._model import Capability, ToolContext, ToolResult
-from ._policy import PolicyRequest, check_allowed, resolve
+from ._policy import PolicyRequest, check_allowed
 from ._ports import AuditEntry, AuditLog, ConfigSource
 from ._ratelimit import RateLimiter
 from ._registry import Registry
@@ -73,9 +73,13 @@ async def check_policy(
     config = await configs.agent_config(ctx.tenant_id, ctx.agent_id)
     if config is None:
         raise ToolNotAllowed(f"agent {ctx.agent_id} does not exist in tenant {ctx.tenant_id}")
-    check_allowed(resolve(config.policy, registry, policy_request(ctx)), name, ctx.agent_id)
+    check_allowed(config.resolution(registry, policy_request(ctx)), name, ctx.agent_id)
     settings, _tier = config.settings.merged(name)
-    return replace(ctx, settings=MappingProxyType(dict(settings)))
+    return replace(
+        ctx,
+        settings=MappingProxyType(dict(settings)),
+        scrub_values=(*ctx.scrub_values, *config.secret_values),
+    )
 
 
 def check_arguments(tool: Tool, args: object) -> None:

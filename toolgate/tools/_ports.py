@@ -5,12 +5,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ._model import ToolResult
-from ._policy import PolicyInputs
+from ._policy import PolicyInputs, PolicyRequest, Resolution, resolve
+from ._registry import Registry
 from ._settings import SettingsLayers
+
+MAX_MEMOISED = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +25,26 @@ class AgentConfig:
 
     policy: PolicyInputs
     settings: SettingsLayers
+    secret_values: tuple[str, ...] = ()
+    """The tenant's stored secrets: scrubbed from every tool result of the tenant."""
+    _resolved: dict[tuple[Registry, PolicyRequest], Resolution] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def resolution(self, registry: Registry, request: PolicyRequest) -> Resolution:
+        """The pipeline's result, computed once per (registry, request) for this config.
+
+        A config object is immutable and is replaced (never edited) when Postgres
+        announces a change, so a memo on it can never be stale. Bounded, because
+        per-request allow lists vary.
+        """
+        key = (registry, request)
+        found = self._resolved.get(key)
+        if found is None:
+            if len(self._resolved) >= MAX_MEMOISED:
+                self._resolved.clear()
+            found = self._resolved[key] = resolve(self.policy, registry, request)
+        return found
 
 
 class ConfigSource(Protocol):

@@ -12,7 +12,6 @@ from ...tools import (
     check_policy_shape,
     explain,
     policy_warnings,
-    resolve,
 )
 from ...tools.errors import InvalidConfig
 from ..deps import AdminPrincipal, CurrentPrincipal, ServicesDep, agent_config, load_agent
@@ -123,7 +122,7 @@ async def agent_tools(
     config = await agent_config(services, agent)
     allow = None if request_allow is None else frozenset(e for e in request_allow.split(",") if e)
     request = PolicyRequest(provider, channel, chat_id, subagent_depth, allow)
-    resolution = resolve(config.policy, services.registry, request)
+    resolution = config.resolution(services.registry, request)
     explained = None
     if explain_ or tool:
         names = [tool] if tool else services.registry.names()

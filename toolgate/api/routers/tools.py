@@ -7,7 +7,7 @@ from temporalio.client import WorkflowFailureError
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
-from ...tools import CallContext, PolicyRequest, ToolDescriptor, ToolResult, resolve
+from ...tools import CallContext, PolicyRequest, ToolDescriptor, ToolResult
 from ...tools.errors import ToolNotFound
 from ...worker.context import call_context
 from ...workflows import ToolCallRequest, ToolCallWorkflow
@@ -39,7 +39,7 @@ async def list_tools(
     """The tools this agent's LLM may use, with schemas and capabilities."""
     agent = await load_agent(services, principal, agent_id)
     config = await agent_config(services, agent)
-    names = resolve(config.policy, services.registry, PolicyRequest(provider=provider)).tools
+    names = config.resolution(services.registry, PolicyRequest(provider=provider)).tools
     return [_public(services.registry.describe(n)) for n in sorted(names)]
 
 
