@@ -4,44 +4,15 @@ from __future__ import annotations
 
 import base64
 import json
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
-import psutil
 
 from toolgate.devstack import free_port
 
-
-def _start(data: Path, ports: dict[str, int]) -> subprocess.Popen[str]:
-    args = [sys.executable, "-m", "toolgate", "dev", "--data-dir", str(data)]
-    for flag, port in ports.items():
-        args += [f"--{flag}", str(port)]
-    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
-def _wait_ready(proc: subprocess.Popen[str]) -> str:
-    assert proc.stdout is not None
-    seen = []
-    for line in proc.stdout:
-        seen.append(line)
-        if line.startswith("Press Ctrl-C"):
-            return "".join(seen)
-    raise AssertionError("toolgate dev exited early:\n" + "".join(seen))
-
-
-def _stop(proc: subprocess.Popen[str]) -> tuple[int, set[int]]:
-    children = {c.pid for c in psutil.Process(proc.pid).children(recursive=True)}
-    proc.send_signal(signal.SIGTERM)
-    code = proc.wait(60)
-    alive = {
-        pid
-        for pid in children
-        if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"
-    }
-    return code, alive
+from .dev_process import start_dev, stop_dev, wait_ready
 
 
 def _banner_value(banner: str, label: str) -> str:
@@ -95,8 +66,8 @@ def test_dev_stack_serves_stops_every_child_and_keeps_its_data(tmp_path: Path) -
     data = tmp_path / "data"
     api = f"http://127.0.0.1:{ports['api-port']}"
 
-    proc = _start(data, ports)
-    banner = _wait_ready(proc)
+    proc = start_dev(data, ports)
+    banner = wait_ready(proc)
     assert f"Temporal UI   http://127.0.0.1:{ports['ui-port']}" in banner
     master_key = _banner_value(banner, "master key")
     assert (data / "master-key").read_text().strip() == master_key
@@ -125,11 +96,11 @@ def test_dev_stack_serves_stops_every_child_and_keeps_its_data(tmp_path: Path) -
     _history_is_encrypted_and_the_codec_reads_it(
         ports["temporal-port"], write.json()["workflow_id"], f"{api}/v1/codec", master_key
     )
-    code, alive = _stop(proc)
+    code, alive = stop_dev(proc)
     assert code == 0 and alive == set()
 
-    proc = _start(data, ports)
-    assert _banner_value(_wait_ready(proc), "master key") == master_key  # same key after restart
+    proc = start_dev(data, ports)
+    assert _banner_value(wait_ready(proc), "master key") == master_key  # same key after restart
     try:
         read = httpx.post(
             f"{api}/v1/tools/read_file/invoke",
@@ -145,5 +116,5 @@ def test_dev_stack_serves_stops_every_child_and_keeps_its_data(tmp_path: Path) -
         )  # fmt: skip
         assert "Total: 2" in workflows.stdout  # the write survived the restart in Temporal too
     finally:
-        code, alive = _stop(proc)
+        code, alive = stop_dev(proc)
     assert code == 0 and alive == set()
