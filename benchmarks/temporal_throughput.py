@@ -7,6 +7,7 @@ agents), one in-process worker with the governance interceptor.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import tempfile
 import time
@@ -14,10 +15,12 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.client import Client
+from temporalio.common import HeaderCodecBehavior
 from temporalio.testing import WorkflowEnvironment
 
 from toolgate.config import Settings
+from toolgate.crypto import KeyRing, encrypted_data_converter, generate_key
 from toolgate.devstack import EmbeddedPostgres, free_port, temporal_binary
 from toolgate.services import build_services
 from toolgate.store import upgrade
@@ -25,15 +28,16 @@ from toolgate.tools import CallContext, Capability
 from toolgate.worker import ContextPropagation, build_worker, call_context
 from toolgate.workflows import ToolCallRequest, ToolCallWorkflow
 
-CALLS = 200
+CALLS = int(os.environ.get("TOOLGATE_BENCH_CALLS", "200"))
 
 
 async def measure(tmp: Path) -> dict[int, float]:
     pg = EmbeddedPostgres(tmp / "pg", free_port())
     url = pg.start()
     upgrade(url)
+    keys = generate_key("bench")
     env = await WorkflowEnvironment.start_local(
-        data_converter=pydantic_data_converter,
+        data_converter=encrypted_data_converter(KeyRing.parse(keys)),
         interceptors=[ContextPropagation()],
         dev_server_existing_path=str(temporal_binary()),
         ui=False,
@@ -41,13 +45,18 @@ async def measure(tmp: Path) -> dict[int, float]:
     )
     settings = Settings(
         database_url=url, workspace_root=tmp / "ws", task_queue="bench",
-        rate_limit_per_minute=1e9, rate_limit_burst=10**9,
+        rate_limit_per_minute=1e9, rate_limit_burst=10**9, secret_keys=keys,
     )  # fmt: skip
+    # As `connect_temporal` configures production clients: payloads and headers encrypted.
+    client = Client(**{**env.client.config(), "header_codec_behavior": HeaderCodecBehavior.CODEC})
     services = build_services(settings)
-    agent = await services.agents.create("bench", f"a{uuid.uuid4().hex[:6]}", ["list_files"])
+    await services.start()
+    await services.tenants.ensure("bench")
+    agent = await services.agents.create("bench", f"a{uuid.uuid4().hex[:6]}",
+                                         {"allow": ["list_files"]})  # fmt: skip
     rates: dict[int, float] = {}
     try:
-        async with build_worker(env.client, services):
+        async with build_worker(client, services):
             for concurrency in (1, 16):
                 queue = iter(range(CALLS))
 
@@ -55,7 +64,7 @@ async def measure(tmp: Path) -> dict[int, float]:
                     for i in queue:
                         ctx = CallContext(tenant_id="bench", agent_id=agent.id, session_key=f"s{i}")
                         with call_context(ctx):
-                            await env.client.execute_workflow(
+                            await client.execute_workflow(
                                 ToolCallWorkflow.run,
                                 ToolCallRequest(tool="list_files", call_id=f"c{i}",
                                                 capability=Capability.READ_ONLY),

@@ -18,6 +18,7 @@ async def test_openapi_documents_auth_and_examples(api: httpx.AsyncClient) -> No
             else:
                 assert op.get("security"), f"{method} {path} is not marked as needing a key"
     schemas = doc["components"]["schemas"]
-    for name in ("AgentCreate", "ToolPolicyModel", "TenantCreate", "KeyCreate"):
+    for name in ("AgentCreate", "AgentUpdate", "ToolPolicyModel", "TenantCreate", "KeyCreate",
+                 "UserCreate", "SecretPut"):  # fmt: skip
         assert schemas[name].get("examples"), name
     assert "/v1/codec/ui/{token}/decode" not in doc["paths"]

@@ -64,6 +64,10 @@ class AgentCreate(BaseModel):
 
 
 class AgentUpdate(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"tool_policy": {"profile": "minimal"}}]}
+    )
+
     tool_policy: ToolPolicyModel
 
 
@@ -144,6 +148,10 @@ class KeyCreated(KeyPublic):
 
 
 class UserCreate(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"name": "alice", "email": "alice@example.com"}]}
+    )
+
     name: str = Field(min_length=1, max_length=128)
     email: str | None = Field(default=None, max_length=320)
 
@@ -167,6 +175,8 @@ class ToolSettingsPublic(BaseModel):
 
 
 class SecretPut(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"value": "BSA-your-api-key"}]})
+
     value: str = Field(min_length=1, max_length=65536)
 
 

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from .ids import parse_uuid
 from .models import AgentRow
 from .notify import ChangeHook, ConfigChange, ignore_changes, publish, writing
 
@@ -42,13 +43,6 @@ def _agent(row: AgentRow) -> Agent:
         tool_settings=dict(row.builtin_tool_settings),
         created_at=row.created_at,
     )
-
-
-def _uuid(value: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        return None
 
 
 class AgentStore:
@@ -130,7 +124,7 @@ class AgentStore:
 
     @staticmethod
     async def _row(session: AsyncSession, tenant_id: str, agent_id: str) -> AgentRow | None:
-        key = _uuid(agent_id)
+        key = parse_uuid(agent_id)
         if key is None:
             return None
         row = await session.get(AgentRow, key)

@@ -15,13 +15,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import uuid
 
 import psycopg
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..tools import AgentConfig, PolicyInputs, SettingsLayers, ToolPolicy
+from .ids import parse_uuid
 from .models import AgentRow, BuiltinToolRow, PlatformConfigRow, TenantRow, TenantToolConfigRow
 from .notify import ALL_TENANTS, CHANNEL, ConfigChange, libpq_dsn
 from .secrets import SecretStore
@@ -39,9 +39,8 @@ class PostgresConfigSource:
         """How many times config was read from Postgres (tests and benchmarks)."""
 
     async def agent_config(self, tenant_id: str, agent_id: str) -> AgentConfig | None:
-        try:
-            key = uuid.UUID(agent_id)
-        except ValueError:
+        key = parse_uuid(agent_id)
+        if key is None:
             return None
         self.loads += 1
         async with self._sessions() as session:

@@ -19,6 +19,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from .ids import parse_uuid
 from .models import ApiKeyRow, UserRow
 
 PREFIX = "tgk_"
@@ -79,13 +80,6 @@ def _key(row: ApiKeyRow) -> ApiKey:
     )
 
 
-def _uuid(value: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        return None
-
-
 class KeyStore:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self._sessions = sessions
@@ -101,7 +95,7 @@ class KeyStore:
             tenant_id=tenant_id,
             role=role.value,
             label=label,
-            user_id=_uuid(user_id) if user_id else None,
+            user_id=parse_uuid(user_id) if user_id else None,
             secret_hash=_hash(secret),
         )
         async with self._sessions() as session, session.begin():
@@ -171,7 +165,7 @@ class UserStore:
         return User(str(row.id), row.tenant_id, row.name, row.email, row.created_at)
 
     async def get(self, tenant_id: str, user_id: str) -> User | None:
-        key = _uuid(user_id)
+        key = parse_uuid(user_id)
         if key is None:
             return None
         async with self._sessions() as session:

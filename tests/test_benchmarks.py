@@ -1,0 +1,31 @@
+"""`make bench` keeps working: every benchmark runs here on a tiny size.
+
+This asserts nothing about speed (figures belong in the README, measured by `make
+bench`); it catches a benchmark that no longer runs against the current code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from benchmarks import pipeline_overhead, policy_resolution, temporal_throughput
+
+
+def test_pipeline_overhead_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline_overhead, "N", 20)
+    result = asyncio.run(pipeline_overhead.main())
+    assert result["gated_us"] > 0
+
+
+def test_policy_resolution_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(policy_resolution, "N", 20)
+    assert policy_resolution.main()["tools"] == 156
+
+
+@pytest.mark.devserver
+def test_temporal_throughput_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(temporal_throughput, "CALLS", 4)
+    rates = temporal_throughput.main()
+    assert set(rates) == {1, 16}
