@@ -186,3 +186,28 @@ def create_key(
     if plaintext is None:
         raise _fail(f"no tenant {tenant!r}; create it with POST /v1/tenants")
     typer.echo(plaintext)
+
+
+@app.command("check-command")
+def check_command_cli(
+    command: Annotated[str, typer.Argument(help="The shell command to judge")],
+    off: Annotated[
+        list[str] | None,
+        typer.Option("--off", help="Treat this deny group as switched off (repeatable)"),
+    ] = None,
+) -> None:
+    """Print the guard's JSON verdict on a command: {allowed, group, reason, ...}.
+
+    The same code path as the exec tool's gate, for operators testing their toggles.
+    Exit code 0 when allowed, 1 when denied or waiting for approval, 2 on bad input.
+    """
+    import json
+
+    from .tools.shell import DENY_GROUPS, check_command
+
+    unknown = [g for g in off or [] if g not in DENY_GROUPS]
+    if unknown:
+        raise _fail(f"unknown deny group {unknown[0]!r}; use one of {', '.join(DENY_GROUPS)}", 2)
+    verdict = check_command(command, dict.fromkeys(off or [], False))
+    typer.echo(json.dumps(verdict.as_json()))
+    raise typer.Exit(0 if verdict.allowed else 1)

@@ -18,6 +18,7 @@ from .store import (
     AgentStore,
     CachedConfigSource,
     KeyStore,
+    PostgresApprovals,
     PostgresAuditLog,
     PostgresConfigSource,
     PostgresRateLimiter,
@@ -30,6 +31,7 @@ from .store import (
 )
 from .tools import Governance, RateLimit, Registry, Scrubber, ToolContext
 from .tools.builtin import FsLimits, builtin_registry
+from .tools.shell import ShellGuard
 from .worker.context import ContextPropagation
 
 
@@ -47,6 +49,7 @@ class Services:
     secrets: SecretStore
     configs: CachedConfigSource
     audit: PostgresAuditLog
+    approvals: PostgresApprovals
     registry: Registry
     scrubber: Scrubber
     governance: Governance
@@ -83,12 +86,14 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
     async def registry_for(_ctx: ToolContext) -> Registry:
         return shared  # per-agent overlays (custom, MCP tools) arrive here later
 
+    approvals = PostgresApprovals(sessions, scrubber)
     governance = Governance(
         registry_for=registry_for,
         configs=configs,
         limiter=PostgresRateLimiter(sessions, limit),
         scrubber=scrubber,
         audit=audit,
+        command_guard=ShellGuard(approvals),
     )
     return Services(
         settings=settings,
@@ -103,6 +108,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         secrets=secrets,
         configs=configs,
         audit=audit,
+        approvals=approvals,
         registry=registry,
         scrubber=scrubber,
         governance=governance,

@@ -10,13 +10,16 @@ A last test makes sure no route escapes this table.
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import pytest
 
 from toolgate.api.app import ROUTERS
 from toolgate.services import Services
+from toolgate.tools import ToolContext
 
 from ..helpers import TenantKeys, tenant_with_keys
 
@@ -29,6 +32,7 @@ class World:
     user: str
     key: str
     secret_value: str
+    approval: str
 
 
 @pytest.fixture
@@ -46,7 +50,12 @@ async def world(api: httpx.AsyncClient, services: Services) -> World:
     await api.put("/v1/tool-settings/exec", json={"timeout_seconds": 77}, headers=h)
     await api.put(f"/v1/agents/{agent}/tool-settings/exec", json={"timeout_seconds": 7}, headers=h)
     await api.put("/v1/policy", json={"deny": ["exec"]}, headers=h)
-    return World(a, b, agent, user, key, secret_value)
+    await api.put("/v1/shell-deny-groups", json={"network_recon": False}, headers=h)
+    await api.put(f"/v1/agents/{agent}/shell-deny-groups", json={"env_dump": False}, headers=h)
+    ctx = ToolContext(tenant_id=a.tenant_id, agent_id=agent, workspace=Path("/nonexistent"),
+                      tool_call_id=f"run-{uuid.uuid4().hex}:call", workflow_id="wf-a")  # fmt: skip
+    approval = await services.approvals.request(ctx, "pip install a-pkg", "exec", "installs")
+    return World(a, b, agent, user, key, secret_value, approval)
 
 
 def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
@@ -81,6 +90,14 @@ def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
         ("PUT", "/v1/secrets/brave_key", {"value": "b-own-value-xxxxxxxxxxxxx"}, own),
         ("GET", "/v1/secrets", None, own),
         ("DELETE", "/v1/secrets/brave_key", None, own),
+        ("GET", "/v1/shell-deny-groups", None, own),
+        ("PUT", "/v1/shell-deny-groups", {"env_dump": False}, own),
+        ("GET", "/v1/global/shell-deny-groups", None, own),
+        ("GET", f"/v1/agents/{w.agent}/shell-deny-groups", None, not_found),
+        ("PUT", f"/v1/agents/{w.agent}/shell-deny-groups", {"env_dump": True}, not_found),
+        ("GET", "/v1/approvals?status=all", None, own),
+        ("GET", f"/v1/approvals/{w.approval}", None, not_found),
+        ("POST", f"/v1/approvals/{w.approval}", {"decision": "approve"}, not_found),
         ("GET", f"/v1/tools?agent_id={w.agent}", None, not_found),
         ("POST", "/v1/tools/read_file/invoke", invoke, not_found),
         ("GET", f"/v1/audit?agent_id={w.agent}", None, not_found),
@@ -94,6 +111,7 @@ MASTER_ONLY = {
     ("POST", "/v1/tenants"), ("GET", "/v1/tenants"), ("DELETE", "/v1/tenants/{tenant_id}"),
     ("POST", "/v1/tenants/{tenant_id}/keys"), ("PUT", "/v1/global/policy"),
     ("PUT", "/v1/global/tool-settings/{tool}"), ("DELETE", "/v1/global/tool-settings/{tool}"),
+    ("PUT", "/v1/global/shell-deny-groups"),
     ("POST", "/v1/codec/decode"), ("POST", "/v1/codec/encode"),
 }  # fmt: skip
 
@@ -105,7 +123,9 @@ async def test_another_tenants_key_sees_and_changes_nothing(
         response = await api.request(method, path, json=body, headers=world.b.admin)
         assert response.status_code in allowed, (method, path, response.text)
         text = response.text
-        for own_id in (world.agent, world.user, world.key, world.secret_value, world.a.tenant_id):
+        mine = (world.agent, world.user, world.key, world.secret_value, world.a.tenant_id,
+                world.approval)  # fmt: skip
+        for own_id in mine:
             assert own_id not in text or response.status_code == 404, (method, path, text)
     await _a_is_unchanged(api, world)
 
@@ -121,6 +141,7 @@ async def test_master_only_routes_refuse_a_tenant_admin(
         ("PUT", "/v1/global/policy", {"deny": ["read_file"]}),
         ("PUT", "/v1/global/tool-settings/exec", {"timeout_seconds": 1}),
         ("DELETE", "/v1/global/tool-settings/exec", None),
+        ("PUT", "/v1/global/shell-deny-groups", {"env_dump": False}),
         ("POST", "/v1/codec/decode", {"payloads": []}),
         ("POST", "/v1/codec/encode", {"payloads": []}),
     ]
@@ -135,12 +156,13 @@ async def test_master_only_routes_refuse_a_tenant_admin(
 
 
 def test_every_route_is_covered_by_these_tests() -> None:
-    fake = World(*(None,) * 2, "A", "U", "K", "S")  # type: ignore[arg-type]
+    fake = World(*(None,) * 2, "A", "U", "K", "S", "P")  # type: ignore[arg-type]
     fake.a = fake.b = TenantKeys("T", {}, {})
     covered = {
         (m, p.split("?")[0].replace("/A", "/{agent_id}").replace("/U", "/{user_id}")
          .replace("/K", "/{key_id}").replace("/T", "/{tenant_id}")
-         .replace("/read_file/", "/{name}/").replace("/brave_key", "/{name}"))
+         .replace("/read_file/", "/{name}/").replace("/brave_key", "/{name}")
+         .replace("/P", "/{approval_id}"))
         for m, p, _, _ in _routes(fake)
     }  # fmt: skip
     covered = {(m, p.replace("/exec", "/{tool}")) for m, p in covered}
@@ -163,4 +185,9 @@ async def _a_is_unchanged(api: httpx.AsyncClient, w: World) -> None:
     assert settings["exec"] == {"tool": "exec", "settings": {"timeout_seconds": 77},
                                 "source": "tenant"}  # fmt: skip
     assert (await api.get("/v1/policy", headers=h)).json()["tool_policy"] == {"deny": ["exec"]}
+    toggles = await api.get(f"/v1/agents/{w.agent}/shell-deny-groups", headers=h)
+    assert toggles.json()["shell_deny_groups"] == {"env_dump": False}
+    assert toggles.json()["effective"]["network_recon"] is False  # the tenant's, untouched
+    approval = (await api.get(f"/v1/approvals/{w.approval}", headers=h)).json()
+    assert approval["status"] == "pending" and approval["decided_by"] is None
     assert json.dumps(agent)  # A still reads its own agent with its own key

@@ -68,3 +68,26 @@ def test_dev_refuses_a_port_in_use_naming_the_port_and_the_flag(tmp_path) -> Non
         "choose another with --ui-port"
     )
     assert not (tmp_path / "postgres").exists()  # nothing was started
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "verdict"),
+    [(["rm -rf /"], 1, {"allowed": False, "group": "destructive_ops"}),
+     (["sh -c 'ls -la'"], 0, {"allowed": True, "group": None}),
+     (["nmap -sV host", "--off", "network_recon"], 0, {"allowed": True}),
+     (["pip install x"], 1, {"group": "package_install", "needs_approval": True}),
+     ([""], 1, {"group": "unparseable"})],
+)  # fmt: skip
+def test_check_command_prints_the_guards_verdict(args: list[str], code: int, verdict: dict) -> None:
+    import json
+
+    result = run_toolgate("check-command", *args)
+    assert result.returncode == code, result.stderr
+    printed = json.loads(result.stdout)
+    assert {k: printed[k] for k in verdict} == verdict
+    assert set(printed) == {"allowed", "group", "reason", "needs_approval"}
+
+
+def test_check_command_refuses_an_unknown_group() -> None:
+    result = run_toolgate("check-command", "ls", "--off", "everything")
+    assert result.returncode == 2 and "unknown deny group 'everything'" in result.stderr

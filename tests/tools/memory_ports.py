@@ -11,6 +11,7 @@ from pathlib import Path
 from toolgate.tools import (
     AgentConfig,
     AuditEntry,
+    CommandGuard,
     Governance,
     PolicyInputs,
     RateLimit,
@@ -68,6 +69,7 @@ def governance(
     audit: MemoryAudit,
     limit: RateLimit | None = None,
     scrubber: Scrubber | None = None,
+    command_guard: CommandGuard | None = None,
 ) -> Governance:
     async def registry_for(_ctx: ToolContext) -> Registry:
         return registry
@@ -78,6 +80,7 @@ def governance(
         limiter=TokenBucketLimiter(limit or RateLimit(per_minute=6000, burst=1000)),
         scrubber=scrubber or Scrubber(),
         audit=audit,
+        command_guard=command_guard,
     )
 
 

@@ -22,6 +22,8 @@ GATE_STATUS: dict[str, int] = {
     "invalid_arguments": 422,
     "rate_limited": 429,
     "command_denied": 403,
+    "approval_denied": 403,
+    "approval_timeout": 403,
 }
 
 

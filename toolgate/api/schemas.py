@@ -225,6 +225,47 @@ class ResultPublic(BaseModel):
     error_code: str | None
 
 
+class ApprovalPending(BaseModel):
+    status: Literal["awaiting_approval"] = "awaiting_approval"
+    approval_id: str
+    """Decide with POST /v1/approvals/{approval_id} (admin)."""
+    call_id: str
+    """Invoke again with this call_id to get the outcome once decided."""
+    workflow_id: str
+
+
+class ApprovalPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    agent_id: str
+    tool: str
+    command: str
+    """As the agent wrote it, scrubbed."""
+    reason: str
+    status: str
+    """``pending``, ``approved``, ``denied`` or ``expired``."""
+    workflow_id: str
+    decided_by: str | None
+    created_at: datetime
+    decided_at: datetime | None
+
+
+class ApprovalDecide(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"decision": "approve"}]})
+
+    decision: Literal["approve", "deny"]
+
+
+class DenyGroupsPublic(BaseModel):
+    scope: str
+    """``global``, ``tenant`` or ``agent``."""
+    shell_deny_groups: dict[str, bool]
+    """What this scope sets (missing keys fall through to the wider scope)."""
+    effective: dict[str, bool]
+    """Merged global → tenant → agent; true means denied."""
+
+
 class InvokeResponse(BaseModel):
     tool: str
     call_id: str

@@ -1,6 +1,7 @@
 """Postgres storage (SQLAlchemy 2.0 async, psycopg 3); schema owned by Alembic."""
 
 from .agents import Agent, AgentNameTaken, AgentStore
+from .approvals import Approval, PostgresApprovals
 from .audit import AuditRecord, PostgresAuditLog
 from .config import CachedConfigSource, PostgresConfigSource
 from .db import DatabaseUnavailable, create_engine, describe, ping, sessionmaker
@@ -18,11 +19,13 @@ __all__ = [
     "AgentNameTaken",
     "AgentStore",
     "ApiKey",
+    "Approval",
     "AuditRecord",
     "CachedConfigSource",
     "ConfigChange",
     "DatabaseUnavailable",
     "KeyStore",
+    "PostgresApprovals",
     "PostgresAuditLog",
     "PostgresConfigSource",
     "PostgresRateLimiter",

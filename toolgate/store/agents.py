@@ -32,6 +32,7 @@ class Agent:
     tool_policy: dict[str, Any]
     tool_settings: dict[str, Any]
     created_at: datetime
+    other_config: dict[str, Any]
 
 
 def _agent(row: AgentRow) -> Agent:
@@ -42,6 +43,7 @@ def _agent(row: AgentRow) -> Agent:
         tool_policy=dict(row.tool_policy),
         tool_settings=dict(row.builtin_tool_settings),
         created_at=row.created_at,
+        other_config=dict(row.other_config or {}),
     )
 
 
@@ -60,6 +62,7 @@ class AgentStore:
                 name=name,
                 tool_policy=tool_policy,
                 builtin_tool_settings={},
+                other_config={},
             )
             session.add(row)
             try:
@@ -109,6 +112,18 @@ class AgentStore:
             else:
                 merged[tool] = settings
             row.builtin_tool_settings = merged
+            await publish(session, ConfigChange(tenant_id, "settings"))
+            await session.flush()
+            return _agent(row)
+
+    async def set_other_config(
+        self, tenant_id: str, agent_id: str, key: str, value: Any
+    ) -> Agent | None:
+        async with writing(self._sessions, self._on_change) as session:
+            row = await self._row(session, tenant_id, agent_id)
+            if row is None:
+                return None
+            row.other_config = {**row.other_config, key: value}
             await publish(session, ConfigChange(tenant_id, "settings"))
             await session.flush()
             return _agent(row)

@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..tools import AgentConfig, PolicyInputs, SettingsLayers, ToolPolicy
+from ..tools.shell import merge_deny_groups
 from .ids import parse_uuid
 from .models import AgentRow, BuiltinToolRow, PlatformConfigRow, TenantRow, TenantToolConfigRow
 from .notify import ALL_TENANTS, CHANNEL, ConfigChange, libpq_dsn
@@ -49,6 +50,7 @@ class PostgresConfigSource:
                 return None
             tenant = await session.get(TenantRow, tenant_id)
             platform = await session.get(PlatformConfigRow, "tool_policy")
+            platform_deny = await session.get(PlatformConfigRow, "shell_deny_groups")
             tenant_settings = await session.scalars(
                 select(TenantToolConfigRow).where(TenantToolConfigRow.tenant_id == tenant_id)
             )
@@ -70,6 +72,11 @@ class PostgresConfigSource:
                 platform=global_tiers,
             ),
             secret_values=tuple(v for v in secrets.values() if len(v) >= MIN_SCRUB_LENGTH),
+            shell_deny_groups=merge_deny_groups(
+                platform_deny.value if platform_deny else None,
+                (tenant.other_config if tenant else {}).get("shell_deny_groups"),
+                agent.other_config.get("shell_deny_groups"),
+            ),
         )
 
 

@@ -32,6 +32,8 @@ class TenantRow(Base):
     id: Mapped[str] = mapped_column(String(63), primary_key=True)
     name: Mapped[str] = mapped_column(Text, default="")
     tool_policy: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    other_config: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    """``shell_deny_groups``: the tenant's deny-group toggles."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -45,6 +47,8 @@ class AgentRow(Base):
     tool_policy: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     builtin_tool_settings: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     """Tool name → settings object: the agent tier of the spec §9 overlay."""
+    other_config: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    """``shell_deny_groups`` (spec §9: ``agents.other_config.shell_deny_groups``)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -166,3 +170,24 @@ class KeyCanaryRow(Base):
     nonce: Mapped[bytes] = mapped_column(LargeBinary)
     ciphertext: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ApprovalRow(Base):
+    """A command that waits for a human (package installs). The command is scrubbed."""
+
+    __tablename__ = "approvals"
+    __table_args__ = (UniqueConstraint("tool_call_id", "command_sha256"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    agent_id: Mapped[str] = mapped_column(String(64))
+    tool_call_id: Mapped[str] = mapped_column(Text)
+    workflow_id: Mapped[str] = mapped_column(Text)
+    tool: Mapped[str] = mapped_column(String(128))
+    command: Mapped[str] = mapped_column(Text)
+    command_sha256: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    decided_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -43,7 +43,7 @@ class TenantStore:
 
     async def create(self, tenant_id: str, name: str = "") -> Tenant:
         async with self._sessions() as session, session.begin():
-            row = TenantRow(id=tenant_id, name=name, tool_policy={})
+            row = TenantRow(id=tenant_id, name=name, tool_policy={}, other_config={})
             session.add(row)
             try:
                 await session.flush()
@@ -54,7 +54,9 @@ class TenantStore:
 
     async def ensure(self, tenant_id: str, name: str = "") -> None:
         async with self._sessions() as session, session.begin():
-            stmt = insert(TenantRow).values(id=tenant_id, name=name, tool_policy={})
+            stmt = insert(TenantRow).values(
+                id=tenant_id, name=name, tool_policy={}, other_config={}
+            )
             await session.execute(stmt.on_conflict_do_nothing())
 
     async def get(self, tenant_id: str) -> Tenant | None:
@@ -87,16 +89,36 @@ class TenantStore:
             await publish(session, ConfigChange(tenant_id, "policy"))
 
     async def platform_policy(self) -> dict[str, Any]:
-        async with self._sessions() as session:
-            row = await session.get(PlatformConfigRow, _POLICY_KEY)
-            return dict(row.value) if row else {}
+        return await self.platform_value(_POLICY_KEY)
 
     async def set_platform_policy(self, policy: dict[str, Any]) -> None:
+        await self.set_platform_value(_POLICY_KEY, policy, "policy")
+
+    async def platform_value(self, key: str) -> dict[str, Any]:
+        async with self._sessions() as session:
+            row = await session.get(PlatformConfigRow, key)
+            return dict(row.value) if row else {}
+
+    async def set_platform_value(self, key: str, value: dict[str, Any], kind: str) -> None:
+        """Master scope only (the API checks); every tenant hears the change."""
         async with writing(self._sessions, self._on_change) as session:
-            stmt = insert(PlatformConfigRow).values(key=_POLICY_KEY, value=policy)
+            stmt = insert(PlatformConfigRow).values(key=key, value=value)
             stmt = stmt.on_conflict_do_update(
                 index_elements=["key"],
-                set_={"value": policy, "updated_at": stmt.excluded.updated_at},
+                set_={"value": value, "updated_at": stmt.excluded.updated_at},
             )
             await session.execute(stmt)
-            await publish(session, ConfigChange(ALL_TENANTS, "policy"))
+            await publish(session, ConfigChange(ALL_TENANTS, kind))
+
+    async def other_config(self, tenant_id: str) -> dict[str, Any]:
+        async with self._sessions() as session:
+            row = await session.get(TenantRow, tenant_id)
+            return dict(row.other_config) if row else {}
+
+    async def set_other_config(self, tenant_id: str, key: str, value: Any) -> None:
+        async with writing(self._sessions, self._on_change) as session:
+            row = await session.get(TenantRow, tenant_id)
+            if row is None:
+                raise LookupError(tenant_id)
+            row.other_config = {**row.other_config, key: value}
+            await publish(session, ConfigChange(tenant_id, "settings"))

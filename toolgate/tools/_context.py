@@ -14,6 +14,7 @@ def build_context(
     workspace_root: Path,
     tool_call_id: str,
     scrub_values: Iterable[str] = (),
+    workflow_id: str = "",
 ) -> ToolContext:
     """Resolve the workspace for (tenant, agent, user) and freeze everything."""
     return ToolContext(
@@ -31,4 +32,5 @@ def build_context(
         tool_call_id=tool_call_id,
         scrub_values=tuple(scrub_values),
         provider=wire.provider,
+        workflow_id=workflow_id,
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Capability(enum.StrEnum):
@@ -48,6 +48,10 @@ class ToolContext:
     """The LLM provider of the turn; selects provider profiles and allow lists."""
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """This tool's merged settings (spec §9 overlay), filled in by the gate."""
+    shell_deny_groups: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
+    """Merged deny-group toggles for this agent (spec §9); empty means all denied."""
+    workflow_id: str = ""
+    """The workflow this call belongs to (approvals signal it)."""
 
 
 class ToolResult(BaseModel):
@@ -66,14 +70,22 @@ class ToolResult(BaseModel):
     is_error: bool = False
     error_code: str | None = None
     """Stable code from ``toolgate.tools.errors`` when ``is_error`` is set."""
+    details: dict[str, str] = Field(default_factory=dict)
+    """Structured facts about an error (e.g. ``group`` of a denied command)."""
 
     @classmethod
     def ok(cls, for_llm: str, for_user: str = "") -> ToolResult:
         return cls(for_llm=for_llm, for_user=for_user)
 
     @classmethod
-    def error(cls, code: str, message: str) -> ToolResult:
-        return cls(for_llm=message, for_user=message, is_error=True, error_code=code)
+    def error(cls, code: str, message: str, details: dict[str, str] | None = None) -> ToolResult:
+        return cls(
+            for_llm=message,
+            for_user=message,
+            is_error=True,
+            error_code=code,
+            details=details or {},
+        )
 
 
 class CallContext(BaseModel):

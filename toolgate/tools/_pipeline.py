@@ -32,8 +32,8 @@ RegistryResolver = Callable[[ToolContext], Awaitable[Registry]]
 class CommandGuard(Protocol):
     """Step 6: decides whether a shell command may run (shell deny groups)."""
 
-    async def check(self, ctx: ToolContext, command: str) -> None:
-        """Raise a ToolRefusal if ``command`` is denied for this context."""
+    async def check(self, ctx: ToolContext, command: str, tool: str) -> None:
+        """Raise a ToolRefusal if ``command`` (which ``tool`` would run) is denied."""
         ...
 
 
@@ -79,6 +79,7 @@ async def check_policy(
         ctx,
         settings=MappingProxyType(dict(settings)),
         scrub_values=(*ctx.scrub_values, *config.secret_values),
+        shell_deny_groups=MappingProxyType(dict(config.shell_deny_groups)),
     )
 
 
@@ -102,7 +103,7 @@ async def check_command(
         return
     if guard is None:
         raise ToolNotAllowed("no command guard is configured; shell tools are refused")
-    await guard.check(ctx, tool.command_for(args))
+    await guard.check(ctx, tool.command_for(args), tool.spec.name)
 
 
 async def execute_with_timeout(tool: Tool, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
@@ -116,7 +117,7 @@ async def execute_with_timeout(tool: Tool, ctx: ToolContext, args: Mapping[str, 
             "tool_timeout", f"tool {tool.spec.name!r} did not finish within {timeout:g} s"
         )
     except ToolRefusal as exc:
-        return ToolResult.error(exc.code, exc.message)
+        return ToolResult.error(exc.code, exc.message, exc.details)
     except InfrastructureError:
         raise
     except Exception as exc:  # the tool's own bug: report, never crash the worker
@@ -130,6 +131,7 @@ def scrub_result(scrubber: Scrubber, result: ToolResult, ctx: ToolContext) -> To
         update={
             "for_llm": scrubber.scrub(result.for_llm, ctx.scrub_values),
             "for_user": scrubber.scrub(result.for_user, ctx.scrub_values),
+            "details": {k: scrubber.scrub(v, ctx.scrub_values) for k, v in result.details.items()},
         }
     )
 
@@ -188,7 +190,7 @@ async def governed_call(
         raw = await execute(tool, ctx, args)
         outcome = "tool_error" if raw.is_error else "ok"
     except ToolRefusal as exc:
-        raw = ToolResult.error(exc.code, exc.message)
+        raw = ToolResult.error(exc.code, exc.message, exc.details)
     result = scrub_result(gov.scrubber, raw, ctx)
     await gov.audit.record(
         AuditEntry(

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -27,6 +28,8 @@ class AgentConfig:
     settings: SettingsLayers
     secret_values: tuple[str, ...] = ()
     """The tenant's stored secrets: scrubbed from every tool result of the tenant."""
+    shell_deny_groups: Mapping[str, bool] = field(default_factory=dict)
+    """Deny-group toggles merged global → tenant → agent (missing keys: denied)."""
     _resolved: dict[tuple[Registry, PolicyRequest], Resolution] = field(
         default_factory=dict, compare=False, repr=False
     )

@@ -14,6 +14,8 @@ Two families, kept apart on purpose (STYLE.md §5):
     │   ├── BinaryFile            binary_file
     │   ├── NotFound              not_found
     │   ├── EditMismatch          edit_no_match / edit_ambiguous
+    │   ├── CommandDenied         command_denied (a shell deny group matched)
+    │   ├── ApprovalRequired      approval_required (package installs wait for a human)
     │   ├── ToolTimeout           tool_timeout
     │   └── ToolFailed            tool_failed (the tool raised something unexpected)
     ├── InvalidConfig             a policy list or tool setting an admin wrote is wrong
@@ -35,9 +37,13 @@ class ToolgateError(Exception):
 
     code: str = "toolgate_error"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, code: str | None = None, details: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.details = details or {}
+        """Structured facts for clients (e.g. the deny group), beside the message."""
         if code is not None:
             self.code = code
 
@@ -82,6 +88,14 @@ class NotFound(ToolRefusal):
 
 class EditMismatch(ToolRefusal):
     code = "edit_no_match"
+
+
+class CommandDenied(ToolRefusal):
+    code = "command_denied"
+
+
+class ApprovalRequired(ToolRefusal):
+    code = "approval_required"
 
 
 class ToolTimeout(ToolRefusal):

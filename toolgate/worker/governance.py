@@ -75,6 +75,7 @@ class _GovernedActivity(ActivityInboundInterceptor):
                 read_context(input.headers),
                 self._workspace_root,
                 tool_call_id=f"{info.workflow_run_id}:{call.call_id}",
+                workflow_id=info.workflow_id or "",
             )
         except ToolRefusal as exc:  # e.g. an id that cannot name a workspace
             return ToolResult.error(exc.code, exc.message)

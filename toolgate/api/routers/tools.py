@@ -1,21 +1,26 @@
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import uuid
+from typing import Any
 
 from fastapi import APIRouter, Query
-from temporalio.client import WorkflowFailureError
+from fastapi.responses import JSONResponse
+from temporalio.client import WorkflowFailureError, WorkflowHandle
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from ...tools import CallContext, PolicyRequest, ToolDescriptor, ToolResult
 from ...tools.errors import ToolNotFound
 from ...worker.context import call_context
-from ...workflows import ToolCallRequest, ToolCallWorkflow
+from ...workflows import ToolCallRequest, ToolCallStatus, ToolCallWorkflow
 from ..deps import CurrentPrincipal, ServicesDep, TemporalClientDep, agent_config, load_agent
 from ..errors import GATE_STATUS, ApiError
-from ..schemas import InvokeRequest, InvokeResponse, ResultPublic, ToolPublic
+from ..schemas import ApprovalPending, InvokeRequest, InvokeResponse, ResultPublic, ToolPublic
 
 router = APIRouter(prefix="/v1/tools", tags=["tools"])
+STATUS_POLL_SECONDS = 0.5
 
 
 def _public(d: ToolDescriptor) -> ToolPublic:
@@ -43,14 +48,41 @@ async def list_tools(
     return [_public(services.registry.describe(n)) for n in sorted(names)]
 
 
-@router.post("/{name}/invoke", response_model=InvokeResponse)
+async def _outcome(handle: WorkflowHandle[Any, ToolResult]) -> ToolResult | ToolCallStatus:
+    """The result, or the status once the call waits for a human's approval.
+
+    The result is awaited directly; every half second without one, the workflow is
+    asked whether it is waiting for an approval (a cheap query), so a caller is not
+    held for the approval's whole timeout.
+    """
+    waiting = asyncio.ensure_future(handle.result())
+    try:
+        while True:
+            done, _ = await asyncio.wait({waiting}, timeout=STATUS_POLL_SECONDS)
+            if done:
+                return waiting.result()
+            status = await handle.query(ToolCallWorkflow.status)
+            if status.state == "awaiting_approval":
+                return status
+    finally:
+        if not waiting.done():
+            waiting.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await waiting
+
+
+@router.post(
+    "/{name}/invoke",
+    response_model=InvokeResponse,
+    responses={202: {"model": ApprovalPending, "description": "waits for an admin's approval"}},
+)
 async def invoke_tool(
     name: str,
     body: InvokeRequest,
     services: ServicesDep,
     temporal: TemporalClientDep,
     principal: CurrentPrincipal,
-) -> InvokeResponse:
+) -> InvokeResponse | JSONResponse:
     """Run one governed call as a ToolCall workflow and wait for its result.
 
     The gate's refusals come back as 4xx errors; a tool that ran and reported an
@@ -95,10 +127,16 @@ async def invoke_tool(
             # The same call_id again: answer with the first call's result, run nothing.
             handle = temporal.get_workflow_handle_for(ToolCallWorkflow.run, workflow_id)
     try:
-        result: ToolResult = await handle.result()
+        outcome = await _outcome(handle)
     except WorkflowFailureError as exc:
         cause = getattr(exc.cause, "message", str(exc.cause))
         raise ApiError(502, "tool_call_failed", cause, workflow_id=workflow_id) from None
+    if isinstance(outcome, ToolCallStatus):
+        pending = ApprovalPending(
+            approval_id=outcome.approval_id or "", call_id=call_id, workflow_id=workflow_id
+        )
+        return JSONResponse(pending.model_dump(), status_code=202)
+    result = outcome
     run_id = handle.result_run_id or handle.run_id or (await handle.describe()).run_id
     if result.is_error and result.error_code in GATE_STATUS:
         raise ApiError(
@@ -107,6 +145,7 @@ async def invoke_tool(
             result.for_llm,
             workflow_id=workflow_id,
             call_id=call_id,
+            **result.details,
         )
     return InvokeResponse(
         tool=name,

@@ -1,0 +1,238 @@
+"""The analyzer: every command the text would run, unwrapped, through every rule.
+
+Wrappers are removed the way the kernel and the shell would: absolute paths become
+program names; ``env``, ``nice``, ``timeout``, ``xargs``, ``busybox``, ``sudo`` ...
+give way to the program they start; ``sh -c``/``bash -c``/``eval`` strings and what
+is piped or fed into a shell are parsed again, at most :data:`MAX_DEPTH` levels deep
+(deeper is refused). Inline interpreter code is read for the calls that matter.
+"""
+
+from __future__ import annotations
+
+from ._findings import UNPARSEABLE, Finding
+from ._flow import DECODERS, produced_text
+from ._interp import interpreter_findings
+from ._programs import program_hits
+from ._rules import (
+    INTERPRETERS,
+    PRIVILEGE,
+    SHELLS,
+    Hit,
+    any_arg_hits,
+    env_hits,
+    redirect_hits,
+)
+from ._syntax import Script, ShellSyntaxError, SimpleCommand, Word, parse
+
+MAX_DEPTH = 3
+_SKIP_OPTION_VALUE = {
+    "env": {"-u", "--unset", "-C", "--chdir", "-S"},
+    "nice": {"-n", "--adjustment"},
+    "timeout": {"-s", "--signal", "-k", "--kill-after"},
+    "stdbuf": {"-i", "-o", "-e"},
+    "ionice": {"-c", "-n", "-p"},
+    "xargs": {"-I", "-n", "-P", "-d", "-L", "-s", "-a", "-E"},
+    "sudo": {"-u", "-g", "-U", "-C", "-h", "-p"},
+    "doas": {"-u"},
+    "chrt": set(),
+    "setsid": set(),
+}
+_PREFIXES = frozenset({"env", "nice", "timeout", "xargs", "busybox", "command", "exec", "nohup",
+    "stdbuf", "time", "setsid", "ionice", "taskset", "chrt", "sudo", "doas", "builtin", "nocorrect",
+    "noglob", "unbuffer", "torsocks", "proxychains", "proxychains4", "strace", "ltrace", "watch",
+    "flock", "caffeinate"})  # fmt: skip
+
+
+_DECLARATIONS = frozenset({"export", "declare", "typeset", "readonly", "local"})
+
+
+def _basename(text: str) -> str:
+    return text.rstrip("/").rsplit("/", 1)[-1] or text
+
+
+class Analyzer:
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+
+    def text(self, text: str, depth: int = 0) -> None:
+        if depth > MAX_DEPTH:
+            self._add(UNPARSEABLE, f"shell code nested more than {MAX_DEPTH} levels deep", text)
+            return
+        try:
+            script = parse(text)
+        except ShellSyntaxError as exc:
+            self._add(UNPARSEABLE, str(exc), text)
+            return
+        self._fork_bombs(script)
+        for command in script.commands:
+            self.command(command, depth)
+
+    def _add(self, group: str, reason: str, source: str) -> None:
+        self.findings.append(Finding(group, reason, source.strip()[:300]))
+
+    def _hits(self, hits: list[Hit], source: str) -> None:
+        for group, reason in hits:
+            self._add(group, reason, source)
+
+    def _fork_bombs(self, script: Script) -> None:
+        for name, body in script.functions.items():
+            if sum(1 for c in body if c.name is not None and c.name.text == name) >= 1 and any(
+                c.upstream is not None for c in body
+            ):
+                self._add("destructive_ops", f"function {name!r} forks itself (fork bomb)", name)
+
+    def command(self, command: SimpleCommand, depth: int) -> None:
+        source = command.source
+        self._hits(env_hits(command.assignments), source)
+        words = list(command.words)
+        if any(w.uses_ifs for w in words):
+            self._add("filter_bypass", "uses $IFS to hide word boundaries", source)
+        words = self._unwrap(words, source)
+        if not words:
+            self._hits(redirect_hits(command.redirects, shell=False), source)
+            return
+        head = words[0]
+        if head.dynamic:
+            self._add(
+                "filter_bypass", f"the program name is only known at run time ({head.text})", source
+            )
+            return
+        name, args = _basename(head.text), words[1:]
+        if name in _DECLARATIONS:  # `e''xport X=1` is still the export builtin
+            pairs = (a.text.split("=", 1)[0] for a in args if "=" in a.text)
+            self._hits(env_hits({key: Word("") for key in pairs}), source)
+        self._hits(redirect_hits(command.redirects, shell=name in SHELLS), source)
+        self._hits(any_arg_hits(args), source)
+        self._hits(program_hits(name, args), source)
+        if name in SHELLS or (name in {"eval", "source", "."}):
+            self._shell(name, args, command, depth)
+        elif name in INTERPRETERS:
+            self._interpreter(name, args, command, depth)
+
+    def _unwrap(self, words: list[Word], source: str) -> list[Word]:
+        """Drop wrappers (env, nice, sudo, ...) until the real program is first."""
+        for _ in range(16):
+            if not words or words[0].dynamic:
+                return words
+            name = _basename(words[0].text)
+            if name not in _PREFIXES:
+                return words
+            wrapper = words[0]
+            if name in PRIVILEGE or name in {"sudo", "doas"}:
+                self._add("privilege_escalation", f"{name} runs a command as another user", source)
+            rest = words[1:]
+            if name == "command" and rest and rest[0].text in {"-v", "-V"}:
+                return []  # a lookup, not a run
+            skip_values = _SKIP_OPTION_VALUE.get(name, set())
+            while rest and rest[0].text.startswith("-") and rest[0].text != "-":
+                option = rest.pop(0).text
+                if option == "--":
+                    break
+                if option in skip_values and rest:
+                    rest.pop(0)
+            if name == "env":
+                while rest and "=" in rest[0].text and not rest[0].text.startswith("="):
+                    key = rest.pop(0).text.split("=", 1)[0]
+                    self._hits(env_hits({key: Word("")}), source)
+            elif name in {"timeout"} and rest:
+                rest.pop(0)  # the duration
+            elif name in {"taskset", "chrt"} and rest:
+                rest.pop(0)  # the mask / priority
+            elif name in {"flock"} and rest:
+                rest.pop(0)  # the lock file
+            elif name == "xargs" and rest:
+                rest.append(Word("<stdin>", dynamic=True))  # arguments arrive on stdin
+            if not rest:
+                return [wrapper]  # `env`, `sudo` alone: judged as themselves
+            words = rest
+        return words
+
+    def _shell(self, name: str, args: list[Word], command: SimpleCommand, depth: int) -> None:
+        source = command.source
+        texts = [a.text for a in args]
+        if name == "eval":
+            code = " ".join(texts)
+            if any(a.dynamic for a in args):
+                self._add("code_injection", "eval of text only known at run time", source)
+            self.text(code, depth + 1)
+            return
+        if name in {"source", "."}:
+            if not args or args[0].dynamic or args[0].text.startswith(("<(", "/dev/")):
+                self._add("code_injection", f"{name} of code only known at run time", source)
+            return
+        options = [t for t in texts if t.startswith("-") and not t.startswith("--")]
+        if any("i" in o[1:] for o in options):
+            self._add("reverse_shell", f"{name} -i starts an interactive shell", source)
+        with_c = next((i for i, t in enumerate(texts) if t.startswith("-") and "c" in t[1:]
+                       and not t.startswith("--")), None)  # fmt: skip
+        if with_c is not None:
+            if with_c + 1 >= len(args):
+                return
+            script = args[with_c + 1]
+            if script.dynamic:
+                self._add("code_injection", f"{name} -c runs code only known at run time", source)
+            self.text(script.text, depth + 1)
+            return
+        if [t for t in texts if not t.startswith("-")]:
+            return  # runs a script file of the workspace: judged when it is written
+        self._stdin(name, command, depth)
+
+    def _stdin(self, name: str, command: SimpleCommand, depth: int) -> None:
+        """A shell or interpreter reading its program from stdin."""
+        source = command.source
+        if command.stdin_text is not None:
+            self.text(command.stdin_text, depth + 1) if name in SHELLS else self._code(
+                command.stdin_text, source, depth
+            )
+            return
+        upstream = command.upstream
+        if upstream is None:
+            return
+        up_name = _basename(upstream.words[0].text) if upstream.words else ""
+        if up_name in {"curl", "wget", "fetch", "http", "aria2c"}:
+            self._add("data_exfiltration", f"{up_name} output is run by {name}", source)
+            return
+        text = produced_text(upstream)
+        if up_name in DECODERS or (upstream.upstream is not None and text is not None
+                                   and _basename(upstream.words[0].text) in DECODERS):  # fmt: skip
+            self._add("filter_bypass", f"decoded text ({up_name}) is run by {name}", source)
+        if text is None:
+            self._add(
+                "code_injection", f"output of {up_name or 'a command'} is run by {name}", source
+            )
+            return
+        if name in SHELLS:
+            self.text(text, depth + 1)
+        else:
+            self._code(text, source, depth)
+
+    def _interpreter(self, name: str, args: list[Word], command: SimpleCommand, depth: int) -> None:
+        flags = INTERPRETERS[name]
+        texts = [a.text for a in args]
+        index = next((i for i, t in enumerate(texts) if t in flags), None)
+        if index is None:
+            if name.startswith("python") and texts[:2] == ["-m", "pip"] and "install" in texts:
+                self._add("package_install", "pip install installs software", command.source)
+            if not [t for t in texts if not t.startswith("-")]:
+                self._stdin(name, command, depth)
+            return
+        if index + 1 >= len(args):
+            return
+        code = args[index + 1]
+        if code.dynamic:
+            self._add("code_injection", f"{name} runs code only known at run time", command.source)
+        self._code(code.text, command.source, depth)
+
+    def _code(self, code: str, source: str, depth: int) -> None:
+        hits, shell, opaque = interpreter_findings(code)
+        self._hits(hits, source)
+        if opaque:
+            self._add("code_injection", "inline code runs a command only known at run time", source)
+        for text in shell:
+            self.text(text, depth + 1)
+
+
+def analyze(text: str) -> list[Finding]:
+    analyzer = Analyzer()
+    analyzer.text(text)
+    return analyzer.findings

@@ -1,0 +1,114 @@
+"""Step 6 of the gate for shell commands: the verdict, the toggles, the guard.
+
+Every group is denied unless a layer turns it off; layers merge per key, the more
+specific winning (global → tenant → agent, spec §9). ``unparseable`` is not a group
+and cannot be turned off. ``package_install`` asks for a human instead of refusing
+when it is the only group that objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from .._model import ToolContext
+from ..errors import ApprovalRequired, CommandDenied, InvalidSettings
+from ._analyze import analyze
+from ._findings import APPROVAL_GROUP, DENY_GROUPS, UNPARSEABLE
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    allowed: bool
+    group: str | None
+    reason: str
+    command: str = ""
+    """The part of the command the reason is about."""
+    needs_approval: bool = False
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "allowed": self.allowed,
+            "group": self.group,
+            "reason": self.reason,
+            "needs_approval": self.needs_approval,
+        }
+
+
+def merge_deny_groups(*layers: Mapping[str, bool] | None) -> dict[str, bool]:
+    """Every group denied by default; each layer may set keys; the last layer wins."""
+    merged = dict.fromkeys(DENY_GROUPS, True)
+    for layer in layers:
+        merged.update(layer or {})
+    return merged
+
+
+def check_deny_groups(value: object, where: str) -> dict[str, bool]:
+    """Validate a stored toggle map on write: known groups, boolean values."""
+    if not isinstance(value, dict):
+        raise InvalidSettings(f"{where} must be an object of group → true/false", field=where)
+    for key, flag in value.items():
+        if key not in DENY_GROUPS:
+            raise InvalidSettings(
+                f"{where}.{key}: unknown deny group; use one of {', '.join(DENY_GROUPS)}",
+                field=f"{where}.{key}",
+            )
+        if not isinstance(flag, bool):
+            raise InvalidSettings(f"{where}.{key} must be true or false", field=f"{where}.{key}")
+    return dict(value)
+
+
+def check_command(command: str, denied: Mapping[str, bool] | None = None) -> Verdict:
+    """Judge ``command`` with the given toggles (default: every group denied)."""
+    if not command.strip():
+        return Verdict(False, UNPARSEABLE, "the command is empty")
+    toggles = merge_deny_groups(denied)
+    findings = analyze(command)
+    active = [f for f in findings if f.group == UNPARSEABLE or toggles.get(f.group, True)]
+    blocking = [f for f in active if f.group != APPROVAL_GROUP]
+    if blocking:
+        first = blocking[0]
+        return Verdict(False, first.group, first.reason, first.command)
+    if active:
+        first = active[0]
+        return Verdict(False, first.group, first.reason, first.command, needs_approval=True)
+    return Verdict(True, None, "no deny group matched")
+
+
+class Approvals(Protocol):
+    """Human decisions on commands that need one (package installs)."""
+
+    async def approved(self, ctx: ToolContext, command: str) -> bool:
+        """True if a human approved exactly this command for this call."""
+        ...
+
+    async def request(self, ctx: ToolContext, command: str, tool: str, reason: str) -> str:
+        """Record a pending request; returns its id."""
+        ...
+
+
+class ShellGuard:
+    """The CommandGuard of the gate: toggles come with the call's context."""
+
+    def __init__(self, approvals: Approvals | None = None) -> None:
+        self._approvals = approvals
+
+    async def check(self, ctx: ToolContext, command: str, tool: str = "exec") -> None:
+        verdict = check_command(command, ctx.shell_deny_groups)
+        if verdict.allowed:
+            return
+        details = {"group": verdict.group or "", "reason": verdict.reason}
+        if verdict.needs_approval and self._approvals is not None:
+            if await self._approvals.approved(ctx, command):
+                return
+            approval = await self._approvals.request(ctx, command, tool, verdict.reason)
+            raise ApprovalRequired(
+                f"{verdict.reason}: this needs a human's approval (approval {approval}); "
+                "an admin decides with POST /v1/approvals/{id}",
+                details={**details, "approval_id": approval},
+            )
+        raise CommandDenied(
+            f"command denied by shell deny group {verdict.group!r}: {verdict.reason}",
+            details=details,
+        )
