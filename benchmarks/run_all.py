@@ -11,6 +11,7 @@ for name in (
     "corpora",
     "pipeline_overhead",
     "policy_resolution",
+    "shell_guard",
     "scrubber_throughput",
     "temporal_throughput",
 ):

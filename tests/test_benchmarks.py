@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from benchmarks import pipeline_overhead, policy_resolution, temporal_throughput
+from benchmarks import pipeline_overhead, policy_resolution, shell_guard, temporal_throughput
 
 
 def test_pipeline_overhead_runs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,3 +29,9 @@ def test_temporal_throughput_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(temporal_throughput, "CALLS", 4)
     rates = temporal_throughput.main()
     assert set(rates) == {1, 16}
+
+
+def test_shell_guard_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shell_guard, "EXEC_RUNS", 3)
+    rates, latency, overhead = shell_guard.main()
+    assert rates.lookalikes_total > 0 and latency["n"] > 0 and overhead["ratio"] > 0

@@ -9,6 +9,8 @@ is piped or fed into a shell are parsed again, at most :data:`MAX_DEPTH` levels 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ._findings import UNPARSEABLE, Finding
 from ._flow import DECODERS, produced_text
 from ._interp import interpreter_findings
@@ -50,9 +52,20 @@ def _basename(text: str) -> str:
     return text.rstrip("/").rsplit("/", 1)[-1] or text
 
 
+ScriptReader = Callable[[str], str | None]
+"""Reads a script the command would run (a workspace file), or None."""
+
+
+def _no_files(_path: str) -> str | None:
+    return None
+
+
 class Analyzer:
-    def __init__(self) -> None:
+    def __init__(self, read_script: ScriptReader = _no_files) -> None:
         self.findings: list[Finding] = []
+        self._read = read_script
+        self._written: dict[str, str | None] = {}
+        """Files this same command line writes before it may run them (path → text)."""
 
     def text(self, text: str, depth: int = 0) -> None:
         if depth > MAX_DEPTH:
@@ -81,7 +94,18 @@ class Analyzer:
             ):
                 self._add("destructive_ops", f"function {name!r} forks itself (fork bomb)", name)
 
+    def _remember_writes(self, command: SimpleCommand) -> None:
+        for redirect in command.redirects:
+            if redirect.op in {">", ">>", ">|", "&>"} and not redirect.target.dynamic:
+                self._written[redirect.target.text] = produced_text(command)
+        if command.words and _basename(command.words[0].text) == "tee":
+            text = produced_text(command.upstream)
+            for arg in command.words[1:]:
+                if not arg.text.startswith("-"):
+                    self._written[arg.text] = text
+
     def command(self, command: SimpleCommand, depth: int) -> None:
+        self._remember_writes(command)
         source = command.source
         self._hits(env_hits(command.assignments), source)
         words = list(command.words)
@@ -108,6 +132,8 @@ class Analyzer:
             self._shell(name, args, command, depth)
         elif name in INTERPRETERS:
             self._interpreter(name, args, command, depth)
+        elif "/" in head.text:  # ./deploy.sh: a file of the workspace run as a program
+            self._script(head.text, None, source, depth)
 
     def _unwrap(self, words: list[Word], source: str) -> list[Word]:
         """Drop wrappers (env, nice, sudo, ...) until the real program is first."""
@@ -159,6 +185,8 @@ class Analyzer:
         if name in {"source", "."}:
             if not args or args[0].dynamic or args[0].text.startswith(("<(", "/dev/")):
                 self._add("code_injection", f"{name} of code only known at run time", source)
+            else:
+                self._script(args[0].text, "sh", source, depth)
             return
         options = [t for t in texts if t.startswith("-") and not t.startswith("--")]
         if any("i" in o[1:] for o in options):
@@ -173,8 +201,10 @@ class Analyzer:
                 self._add("code_injection", f"{name} -c runs code only known at run time", source)
             self.text(script.text, depth + 1)
             return
-        if [t for t in texts if not t.startswith("-")]:
-            return  # runs a script file of the workspace: judged when it is written
+        files = [a for a in args if not a.text.startswith("-")]
+        if files:
+            self._script(files[0].text, "sh", source, depth)
+            return
         self._stdin(name, command, depth)
 
     def _stdin(self, name: str, command: SimpleCommand, depth: int) -> None:
@@ -213,7 +243,10 @@ class Analyzer:
         if index is None:
             if name.startswith("python") and texts[:2] == ["-m", "pip"] and "install" in texts:
                 self._add("package_install", "pip install installs software", command.source)
-            if not [t for t in texts if not t.startswith("-")]:
+            files = [t for t in texts if not t.startswith("-")]
+            if files:
+                self._script(files[0], name, command.source, depth)
+            else:
                 self._stdin(name, command, depth)
             return
         if index + 1 >= len(args):
@@ -222,6 +255,28 @@ class Analyzer:
         if code.dynamic:
             self._add("code_injection", f"{name} runs code only known at run time", command.source)
         self._code(code.text, command.source, depth)
+
+    def _script(self, path: str, runner: str | None, source: str, depth: int) -> None:
+        """A script file the command runs: judged by what it says now."""
+        for key in (path, path.removeprefix("./")):
+            if key in self._written or f"./{key}" in self._written:
+                text = self._written.get(key, self._written.get(f"./{key}"))
+                if text is None:
+                    self._add("code_injection", f"runs {path}, written by this same command "
+                              "with content known only at run time", source)  # fmt: skip
+                    return
+                break
+        else:
+            text = self._read(path)
+        if text is None:
+            return  # not a readable workspace file: running it fails or is not ours
+        first = text.split("\n", 1)[0]
+        if runner is None:
+            runner = "sh" if not first.startswith("#!") else _basename(first[2:].split()[-1])
+        if runner in SHELLS or runner in {"sh", "env"}:
+            self.text(text, depth + 1)
+        else:
+            self._code(text, source, depth)
 
     def _code(self, code: str, source: str, depth: int) -> None:
         hits, shell, opaque = interpreter_findings(code)
@@ -232,7 +287,7 @@ class Analyzer:
             self.text(text, depth + 1)
 
 
-def analyze(text: str) -> list[Finding]:
-    analyzer = Analyzer()
+def analyze(text: str, read_script: ScriptReader = _no_files) -> list[Finding]:
+    analyzer = Analyzer(read_script)
     analyzer.text(text)
     return analyzer.findings

@@ -8,12 +8,14 @@ when it is the only group that objects.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from .._model import ToolContext
-from ..errors import ApprovalRequired, CommandDenied, InvalidSettings
+from .._paths import resolve_in_workspace
+from ..errors import ApprovalRequired, CommandDenied, InvalidSettings, ToolRefusal
 from ._analyze import analyze
 from ._findings import APPROVAL_GROUP, DENY_GROUPS, UNPARSEABLE
 
@@ -59,12 +61,20 @@ def check_deny_groups(value: object, where: str) -> dict[str, bool]:
     return dict(value)
 
 
-def check_command(command: str, denied: Mapping[str, bool] | None = None) -> Verdict:
-    """Judge ``command`` with the given toggles (default: every group denied)."""
+def check_command(
+    command: str,
+    denied: Mapping[str, bool] | None = None,
+    workspace: Path | None = None,
+) -> Verdict:
+    """Judge ``command`` with the given toggles (default: every group denied).
+
+    With a ``workspace``, scripts the command runs from it (``sh x.sh``, ``./x.sh``,
+    ``source x``, ``python3 x.py``) are read and judged by their current content.
+    """
     if not command.strip():
         return Verdict(False, UNPARSEABLE, "the command is empty")
     toggles = merge_deny_groups(denied)
-    findings = analyze(command)
+    findings = analyze(command, _reader(workspace) if workspace else _no_files)
     active = [f for f in findings if f.group == UNPARSEABLE or toggles.get(f.group, True)]
     blocking = [f for f in active if f.group != APPROVAL_GROUP]
     if blocking:
@@ -74,6 +84,28 @@ def check_command(command: str, denied: Mapping[str, bool] | None = None) -> Ver
         first = active[0]
         return Verdict(False, first.group, first.reason, first.command, needs_approval=True)
     return Verdict(True, None, "no deny group matched")
+
+
+MAX_SCRIPT_BYTES = 256 * 1024
+
+
+def _no_files(_path: str) -> str | None:
+    return None
+
+
+def _reader(workspace: Path) -> Callable[[str], str | None]:
+    def read(path: str) -> str | None:
+        try:
+            real = resolve_in_workspace(workspace, path)
+            with real.open("rb") as fh:
+                data = fh.read(MAX_SCRIPT_BYTES + 1)
+        except (ToolRefusal, OSError):
+            return None
+        if len(data) > MAX_SCRIPT_BYTES:
+            return "# script too large to judge\nif then ("  # unparseable: refused
+        return data.decode("utf-8", errors="replace")
+
+    return read
 
 
 class Approvals(Protocol):
@@ -95,7 +127,7 @@ class ShellGuard:
         self._approvals = approvals
 
     async def check(self, ctx: ToolContext, command: str, tool: str = "exec") -> None:
-        verdict = check_command(command, ctx.shell_deny_groups)
+        verdict = check_command(command, ctx.shell_deny_groups, ctx.workspace)
         if verdict.allowed:
             return
         details = {"group": verdict.group or "", "reason": verdict.reason}
