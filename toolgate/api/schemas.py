@@ -214,6 +214,9 @@ class InvokeRequest(BaseModel):
     chat_id: str = ""
     request_allow: list[str] | None = None
     provider: str = ""
+    approval_timeout_seconds: float = Field(
+        default=900, gt=0, le=7 * 86400, description="How long a package install waits"
+    )
 
 
 class ResultPublic(BaseModel):

@@ -102,6 +102,7 @@ async def invoke_tool(
         capability=descriptor.capability,
         idempotent=descriptor.idempotent,
         timeout_seconds=descriptor.timeout_seconds,
+        approval_timeout_seconds=body.approval_timeout_seconds,
     )
     context = CallContext(
         tenant_id=agent.tenant_id,
