@@ -17,6 +17,7 @@ from .crypto import KeyRing, encrypted_data_converter
 from .store import (
     AgentStore,
     CachedConfigSource,
+    CustomToolStore,
     KeyStore,
     PostgresApprovals,
     PostgresAuditLog,
@@ -47,6 +48,7 @@ class Services:
     agents: AgentStore
     tool_settings: ToolSettingsStore
     secrets: SecretStore
+    custom_tools: CustomToolStore
     configs: CachedConfigSource
     audit: PostgresAuditLog
     approvals: PostgresApprovals
@@ -80,11 +82,16 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
     limit = RateLimit(per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst)
     # The config cache reads secrets (to scrub them) and secret writes invalidate it.
     secrets = SecretStore(sessions, ring, lambda change: configs.invalidate(change))
-    configs = CachedConfigSource(PostgresConfigSource(sessions, secrets), database_url)
+    custom_tools = CustomToolStore(sessions, ring, lambda change: configs.invalidate(change))
+    configs = CachedConfigSource(
+        PostgresConfigSource(sessions, secrets, custom_tools), database_url
+    )
     scrubber = Scrubber(settings.dynamic_scrub_values())
 
-    async def registry_for(_ctx: ToolContext) -> Registry:
-        return shared  # per-agent overlays (custom, MCP tools) arrive here later
+    async def registry_for(ctx: ToolContext) -> Registry:
+        """Built-ins, plus the agent's custom tools (cached with its config)."""
+        config = await configs.agent_config(ctx.tenant_id, ctx.agent_id)
+        return config.registry(shared) if config is not None else shared
 
     approvals = PostgresApprovals(sessions, scrubber)
     governance = Governance(
@@ -106,6 +113,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         agents=AgentStore(sessions, configs.invalidate),
         tool_settings=ToolSettingsStore(sessions, configs.invalidate),
         secrets=secrets,
+        custom_tools=custom_tools,
         configs=configs,
         audit=audit,
         approvals=approvals,

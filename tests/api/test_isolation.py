@@ -33,6 +33,7 @@ class World:
     key: str
     secret_value: str
     approval: str
+    custom_tool: str
 
 
 @pytest.fixture
@@ -55,7 +56,12 @@ async def world(api: httpx.AsyncClient, services: Services) -> World:
     ctx = ToolContext(tenant_id=a.tenant_id, agent_id=agent, workspace=Path("/nonexistent"),
                       tool_call_id=f"run-{uuid.uuid4().hex}:call", workflow_id="wf-a")  # fmt: skip
     approval = await services.approvals.request(ctx, "pip install a-pkg", "exec", "installs")
-    return World(a, b, agent, user, key, secret_value, approval)
+    tool = {"name": "a_lookup", "description": "d", "command": "echo {{.q}}",
+            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}},
+            "env": {"A_TOKEN": "a-env-secret-0123456789"}}  # fmt: skip
+    created = await api.post("/v1/custom-tools", json=tool, headers=h)
+    assert created.status_code == 201, created.text
+    return World(a, b, agent, user, key, secret_value, approval, created.json()["id"])
 
 
 def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
@@ -98,6 +104,21 @@ def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
         ("GET", "/v1/approvals?status=all", None, own),
         ("GET", f"/v1/approvals/{w.approval}", None, not_found),
         ("POST", f"/v1/approvals/{w.approval}", {"decision": "approve"}, not_found),
+        (
+            "POST",
+            "/v1/custom-tools",
+            {
+                "name": "a_lookup",
+                "description": "b's",
+                "command": "echo hi",
+                "parameters": {"type": "object"},
+            },
+            own,
+        ),
+        ("GET", "/v1/custom-tools", None, own),
+        ("GET", f"/v1/custom-tools/{w.custom_tool}", None, not_found),
+        ("PATCH", f"/v1/custom-tools/{w.custom_tool}", {"command": "id"}, not_found),
+        ("DELETE", f"/v1/custom-tools/{w.custom_tool}", None, not_found),
         ("GET", f"/v1/tools?agent_id={w.agent}", None, not_found),
         ("POST", "/v1/tools/read_file/invoke", invoke, not_found),
         ("GET", f"/v1/audit?agent_id={w.agent}", None, not_found),
@@ -124,7 +145,7 @@ async def test_another_tenants_key_sees_and_changes_nothing(
         assert response.status_code in allowed, (method, path, response.text)
         text = response.text
         mine = (world.agent, world.user, world.key, world.secret_value, world.a.tenant_id,
-                world.approval)  # fmt: skip
+                world.approval, world.custom_tool, "a-env-secret-0123456789")  # fmt: skip
         for own_id in mine:
             assert own_id not in text or response.status_code == 404, (method, path, text)
     await _a_is_unchanged(api, world)
@@ -156,13 +177,13 @@ async def test_master_only_routes_refuse_a_tenant_admin(
 
 
 def test_every_route_is_covered_by_these_tests() -> None:
-    fake = World(*(None,) * 2, "A", "U", "K", "S", "P")  # type: ignore[arg-type]
+    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C")  # type: ignore[arg-type]
     fake.a = fake.b = TenantKeys("T", {}, {})
     covered = {
         (m, p.split("?")[0].replace("/A", "/{agent_id}").replace("/U", "/{user_id}")
          .replace("/K", "/{key_id}").replace("/T", "/{tenant_id}")
          .replace("/read_file/", "/{name}/").replace("/brave_key", "/{name}")
-         .replace("/P", "/{approval_id}"))
+         .replace("/P", "/{approval_id}").replace("/C", "/{tool_id}"))
         for m, p, _, _ in _routes(fake)
     }  # fmt: skip
     covered = {(m, p.replace("/exec", "/{tool}")) for m, p in covered}
@@ -190,4 +211,7 @@ async def _a_is_unchanged(api: httpx.AsyncClient, w: World) -> None:
     assert toggles.json()["effective"]["network_recon"] is False  # the tenant's, untouched
     approval = (await api.get(f"/v1/approvals/{w.approval}", headers=h)).json()
     assert approval["status"] == "pending" and approval["decided_by"] is None
+    tool = (await api.get(f"/v1/custom-tools/{w.custom_tool}", headers=h)).json()
+    assert tool["command"] == "echo {{.q}}" and tool["description"] == "d"
+    assert tool["env"] == {"A_TOKEN": {"kind": "sensitive", "value": "****"}}
     assert json.dumps(agent)  # A still reads its own agent with its own key

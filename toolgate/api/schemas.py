@@ -269,6 +269,76 @@ class DenyGroupsPublic(BaseModel):
     """Merged global → tenant → agent; true means denied."""
 
 
+class EnvValue(BaseModel):
+    value: str = Field(min_length=1, max_length=8192)
+    kind: Literal["sensitive", "value"] = "sensitive"
+    """``sensitive``: masked and replace-only; ``value``: shown to admins."""
+
+
+_DNS_EXAMPLE: dict[str, Any] = {
+    "name": "dns_lookup",
+    "description": "Look up DNS records for a domain",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "domain": {"type": "string", "description": "Domain name"},
+            "record_type": {"type": "string", "enum": ["A", "AAAA", "MX", "CNAME", "TXT"]},
+        },
+        "required": ["domain"],
+    },
+    "command": "dig +short {{.record_type}} {{.domain}}",
+    "timeout_seconds": 10,
+    "enabled": True,
+}
+
+
+class CustomToolCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_DNS_EXAMPLE]})
+
+    name: str = Field(description="lowercase letters, digits, _; not a built-in's name")
+    description: str = Field(min_length=1, max_length=2000)
+    parameters: dict[str, Any] = Field(description="JSON Schema of the arguments (type object)")
+    command: str = Field(description="Shell command; {{.param}} becomes the quoted argument")
+    timeout_seconds: int = 60
+    enabled: bool = True
+    agent_id: str | None = Field(default=None, description="Only this agent; unset: all")
+    env: dict[str, str | EnvValue] = Field(
+        default_factory=dict, max_length=50, description="A plain string is a sensitive value"
+    )
+
+
+class CustomToolUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    description: str | None = Field(default=None, min_length=1, max_length=2000)
+    parameters: dict[str, Any] | None = None
+    command: str | None = None
+    timeout_seconds: int | None = None
+    enabled: bool | None = None
+    agent_id: str | None = None
+    env: dict[str, str | EnvValue | None] | None = Field(
+        default=None, description="Only the names given change; null removes one"
+    )
+
+
+class CustomToolPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    agent_id: str | None
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    command: str
+    timeout_seconds: int
+    enabled: bool
+    env: dict[str, dict[str, str]]
+    """name → {kind, value}; sensitive values read ``****``."""
+    created_at: datetime
+    updated_at: datetime
+
+
 class InvokeResponse(BaseModel):
     tool: str
     call_id: str

@@ -4,6 +4,7 @@ from .agents import Agent, AgentNameTaken, AgentStore
 from .approvals import Approval, PostgresApprovals
 from .audit import AuditRecord, PostgresAuditLog
 from .config import CachedConfigSource, PostgresConfigSource
+from .custom_tools import CustomToolNameTaken, CustomToolRecord, CustomToolStore
 from .db import DatabaseUnavailable, create_engine, describe, ping, sessionmaker
 from .keys import ApiKey, KeyStore, Principal, Role, User, UserNameTaken, UserStore
 from .migrate import upgrade
@@ -23,6 +24,9 @@ __all__ = [
     "AuditRecord",
     "CachedConfigSource",
     "ConfigChange",
+    "CustomToolNameTaken",
+    "CustomToolRecord",
+    "CustomToolStore",
     "DatabaseUnavailable",
     "KeyStore",
     "PostgresApprovals",

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..tools import AgentConfig, PolicyInputs, SettingsLayers, ToolPolicy
 from ..tools.shell import merge_deny_groups
+from .custom_tools import CustomToolStore
 from .ids import parse_uuid
 from .models import AgentRow, BuiltinToolRow, PlatformConfigRow, TenantRow, TenantToolConfigRow
 from .notify import ALL_TENANTS, CHANNEL, ConfigChange, libpq_dsn
@@ -33,9 +34,15 @@ MIN_SCRUB_LENGTH = 6
 
 
 class PostgresConfigSource:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], secrets: SecretStore) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        secrets: SecretStore,
+        custom_tools: CustomToolStore,
+    ) -> None:
         self._sessions = sessions
         self._secrets = secrets
+        self._custom_tools = custom_tools
         self.loads = 0
         """How many times config was read from Postgres (tests and benchmarks)."""
 
@@ -51,13 +58,15 @@ class PostgresConfigSource:
             tenant = await session.get(TenantRow, tenant_id)
             platform = await session.get(PlatformConfigRow, "tool_policy")
             platform_deny = await session.get(PlatformConfigRow, "shell_deny_groups")
+            custom = await self._custom_tools.for_agent(session, tenant_id, key)
             tenant_settings = await session.scalars(
                 select(TenantToolConfigRow).where(TenantToolConfigRow.tenant_id == tenant_id)
             )
             tenant_tiers = {r.tool_name: dict(r.settings) for r in tenant_settings}
             global_tiers = {r.name: dict(r.settings) for r in await session.scalars(
                 select(BuiltinToolRow))}  # fmt: skip
-        secrets = await self._secrets.values(tenant_id)
+        secrets = list((await self._secrets.values(tenant_id)).values())
+        secrets += [v.value for d in custom for v in d.env.values() if v.kind == "sensitive"]
         return AgentConfig(
             policy=PolicyInputs(
                 tenant_id=tenant_id,
@@ -71,7 +80,8 @@ class PostgresConfigSource:
                 tenant=tenant_tiers,
                 platform=global_tiers,
             ),
-            secret_values=tuple(v for v in secrets.values() if len(v) >= MIN_SCRUB_LENGTH),
+            secret_values=tuple(v for v in secrets if len(v) >= MIN_SCRUB_LENGTH),
+            custom_tools=tuple(custom),
             shell_deny_groups=merge_deny_groups(
                 platform_deny.value if platform_deny else None,
                 (tenant.other_config if tenant else {}).get("shell_deny_groups"),

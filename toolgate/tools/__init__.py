@@ -6,6 +6,7 @@ the Protocols of ``_ports``; the worker and the API wire in real implementations
 
 from ._capabilities import infer_capability
 from ._context import build_context
+from ._custom import CustomTool, CustomToolDef, EnvVar, check_definition, render
 from ._groups import PROFILES, TOOL_GROUPS, GroupCatalog
 from ._model import CallContext, Capability, ToolContext, ToolResult
 from ._paths import resolve_in_workspace, workspace_for
@@ -60,6 +61,9 @@ __all__ = [
     "AuditEntry",
     "AuditLog",
     "CallContext",
+    "CustomTool",
+    "CustomToolDef",
+    "EnvVar",
     "Capability",
     "CommandGuard",
     "ConfigSource",
@@ -86,6 +90,7 @@ __all__ = [
     "catalog_for",
     "check_allowed",
     "check_arguments",
+    "check_definition",
     "check_command",
     "check_policy",
     "check_policy_shape",
@@ -98,6 +103,7 @@ __all__ = [
     "infer_capability",
     "policy_request",
     "policy_warnings",
+    "render",
     "resolve",
     "resolve_in_workspace",
     "resolve_tool",

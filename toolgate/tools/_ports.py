@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ._custom import CustomTool, CustomToolDef
 from ._model import ToolResult
 from ._policy import PolicyInputs, PolicyRequest, Resolution, resolve
 from ._registry import Registry
@@ -30,6 +31,30 @@ class AgentConfig:
     """The tenant's stored secrets: scrubbed from every tool result of the tenant."""
     shell_deny_groups: Mapping[str, bool] = field(default_factory=dict)
     """Deny-group toggles merged global → tenant → agent (missing keys: denied)."""
+    custom_tools: tuple[CustomToolDef, ...] = ()
+    """The tenant's enabled custom tools for this agent (tenant-wide or its own)."""
+    _registries: dict[int, tuple[Registry, Registry]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def registry(self, shared: Registry) -> Registry:
+        """The shared registry plus this agent's custom tools, on a clone (phase two).
+
+        The shared registry of the worker is never mutated; the clone lives as long as
+        this config object, which a change notification replaces.
+        """
+        if not self.custom_tools:
+            return shared
+        found = self._registries.get(id(shared))
+        if found is not None and found[0] is shared:
+            return found[1]
+        overlay = shared.clone()
+        for definition in self.custom_tools:
+            if definition.name not in overlay:
+                overlay.register(CustomTool(definition))
+        self._registries[id(shared)] = (shared, overlay)
+        return overlay
+
     _resolved: dict[tuple[Registry, PolicyRequest], Resolution] = field(
         default_factory=dict, compare=False, repr=False
     )

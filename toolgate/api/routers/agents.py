@@ -40,7 +40,7 @@ def checked_policy(model: ToolPolicyModel, where: str) -> ToolPolicy:
 
 async def _public(services: ServicesDep, agent: Agent) -> AgentPublic:
     config = await agent_config(services, agent)
-    catalog = catalog_for(config.policy, services.registry)
+    catalog = catalog_for(config.policy, config.registry(services.registry))
     warnings = policy_warnings(config.policy.agent, catalog, "tool_policy")
     return AgentPublic(
         id=agent.id,
@@ -122,10 +122,11 @@ async def agent_tools(
     config = await agent_config(services, agent)
     allow = None if request_allow is None else frozenset(e for e in request_allow.split(",") if e)
     request = PolicyRequest(provider, channel, chat_id, subagent_depth, allow)
-    resolution = config.resolution(services.registry, request)
+    registry = config.registry(services.registry)
+    resolution = config.resolution(registry, request)
     explained = None
     if explain_ or tool:
-        names = [tool] if tool else services.registry.names()
+        names = [tool] if tool else registry.names()
         explained = [
             ExplanationPublic(
                 tool=e.tool,
@@ -134,7 +135,7 @@ async def agent_tools(
                 reason=e.reason,
                 trace=list(e.trace),
             )
-            for e in (explain(resolution, services.registry, n) for n in names)
+            for e in (explain(resolution, registry, n) for n in names)
         ]
     return AgentToolsPublic(
         agent_id=agent.id,

@@ -44,8 +44,9 @@ async def list_tools(
     """The tools this agent's LLM may use, with schemas and capabilities."""
     agent = await load_agent(services, principal, agent_id)
     config = await agent_config(services, agent)
-    names = config.resolution(services.registry, PolicyRequest(provider=provider)).tools
-    return [_public(services.registry.describe(n)) for n in sorted(names)]
+    registry = config.registry(services.registry)
+    names = config.resolution(registry, PolicyRequest(provider=provider)).tools
+    return [_public(registry.describe(n)) for n in sorted(names)]
 
 
 async def _outcome(handle: WorkflowHandle[Any, ToolResult]) -> ToolResult | ToolCallStatus:
@@ -90,7 +91,8 @@ async def invoke_tool(
     """
     agent = await load_agent(services, principal, body.agent_id)
     try:
-        descriptor = services.registry.describe(name)
+        registry = (await agent_config(services, agent)).registry(services.registry)
+        descriptor = registry.describe(name)
     except ToolNotFound as exc:
         raise ApiError(404, exc.code, exc.message) from None
     call_id = body.call_id or uuid.uuid4().hex

@@ -12,10 +12,6 @@ command guard configured, exec is refused, never run unguarded.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import os
-import signal
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,9 +20,8 @@ from .._model import Capability, ToolContext, ToolResult
 from .._settings import EXEC_MAX_TIMEOUT, exec_timeout
 from .._tool import ToolSpec
 from ..errors import InvalidArguments
+from ._process import run_shell
 
-#: Variables a child may inherit; everything else of the worker's environment stays out.
-ENV_ALLOW = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM")
 MAX_COMMAND_BYTES = 64 * 1024
 
 
@@ -72,62 +67,13 @@ class Exec:
         command = self.command_for(args)
         if "\x00" in command:
             raise InvalidArguments("command contains a NUL byte")
-        timeout = exec_timeout(ctx.settings)
-        ctx.workspace.mkdir(parents=True, exist_ok=True)
-        env = {k: os.environ[k] for k in ENV_ALLOW if k in os.environ}
-        env["HOME"] = str(ctx.workspace)
-        process = await asyncio.create_subprocess_exec(
-            "/bin/sh",
-            "-c",
+        return await run_shell(
             command,
-            cwd=ctx.workspace,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
+            ctx.workspace,
+            exec_timeout(ctx.settings),
+            max_output=self._limits.max_output_bytes,
+            timeout_hint=" (raise exec.timeout_seconds in the tool settings if it needs longer)",
         )
-        try:
-            async with asyncio.timeout(timeout):
-                output, cut = await self._read_capped(process)
-                code = await process.wait()
-        except TimeoutError:
-            _kill_group(process.pid)
-            await process.wait()
-            return ToolResult.error(
-                "tool_timeout",
-                f"command did not finish within {timeout} s and was killed "
-                "(raise exec.timeout_seconds in the tool settings if it needs longer)",
-            )
-        except BaseException:
-            _kill_group(process.pid)
-            raise
-        text = output.decode("utf-8", errors="replace")
-        if cut:
-            text += f"\n[output cut at {self._limits.max_output_bytes} bytes]"
-        return ToolResult(
-            for_llm=f"exit code {code}\n{text}",
-            is_error=code != 0,
-            error_code="command_failed" if code != 0 else None,
-        )
-
-    async def _read_capped(self, process: asyncio.subprocess.Process) -> tuple[bytes, bool]:
-        """Keep reading to the end (so the child never blocks) but keep only the cap."""
-        assert process.stdout is not None
-        limit = self._limits.max_output_bytes
-        kept = bytearray()
-        cut = False
-        while chunk := await process.stdout.read(65536):
-            room = limit - len(kept)
-            if len(chunk) > room:
-                cut = True
-            kept += chunk[: max(room, 0)]
-        return bytes(kept), cut
-
-
-def _kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
 
 
 def runtime_tools(limits: ExecLimits | None = None) -> list[Exec]:
