@@ -8,7 +8,6 @@ channel: every worker rebuilds the agent's registry overlay on its next call.
 
 from __future__ import annotations
 
-import base64
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,11 +18,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..crypto import KeyRing
-from ..crypto.keyring import Sealed
-from ..tools import CustomToolDef, EnvVar
+from ..tools import CustomToolDef
 from .ids import parse_uuid
 from .models import CustomToolRow
 from .notify import ChangeHook, ConfigChange, ignore_changes, publish, writing
+from .sealed_env import masked, open_env, seal_env
 
 
 class CustomToolNameTaken(ValueError):
@@ -48,10 +47,6 @@ class CustomToolRecord:
     updated_at: datetime
 
 
-def _b64(data: bytes) -> str:
-    return base64.b64encode(data).decode()
-
-
 class CustomToolStore:
     def __init__(
         self,
@@ -63,32 +58,11 @@ class CustomToolStore:
         self._ring = ring
         self._on_change = on_change
 
-    # --- env encryption ------------------------------------------------------------
-
-    def _aad(self, tenant_id: str, tool_id: uuid.UUID, name: str) -> bytes:
-        return f"custom-tool-env\x00{tenant_id}\x00{tool_id}\x00{name}".encode()
-
-    def _seal(self, tenant_id: str, tool_id: uuid.UUID, name: str, var: EnvVar) -> dict[str, str]:
-        sealed = self._ring.seal(var.value.encode(), self._aad(tenant_id, tool_id, name))
-        return {"kind": var.kind, "key_id": sealed.key_id, "nonce": _b64(sealed.nonce),
-                "ciphertext": _b64(sealed.ciphertext)}  # fmt: skip
-
-    def _open(self, row: CustomToolRow, name: str) -> EnvVar:
-        stored = row.env[name]
-        sealed = Sealed(
-            stored["key_id"],
-            base64.b64decode(stored["nonce"]),
-            base64.b64decode(stored["ciphertext"]),
-        )
-        value = self._ring.open(sealed, self._aad(row.tenant_id, row.id, name)).decode()
-        return EnvVar(value, stored.get("kind", "sensitive"))
+    def _owner(self, row_tenant: str, tool_id: uuid.UUID) -> str:
+        return f"custom-tool:{row_tenant}:{tool_id}"
 
     def _record(self, row: CustomToolRow) -> CustomToolRecord:
-        env = {}
-        for name in sorted(row.env):
-            var = self._open(row, name)
-            shown = var.value if var.kind == "value" else "****"
-            env[name] = {"kind": var.kind, "value": shown}
+        env = masked(open_env(self._ring, self._owner(row.tenant_id, row.id), row.env))
         return CustomToolRecord(
             str(row.id), row.tenant_id, str(row.agent_id) if row.agent_id else None, row.name,
             row.description, dict(row.parameters), row.command, row.timeout_seconds, row.enabled,
@@ -106,7 +80,7 @@ class CustomToolStore:
             agent_id=str(row.agent_id) if row.agent_id else None,
             timeout_seconds=row.timeout_seconds,
             enabled=row.enabled,
-            env={name: self._open(row, name) for name in row.env},
+            env=open_env(self._ring, self._owner(row.tenant_id, row.id), row.env),
         )
 
     # --- reads ------------------------------------------------------------------------
@@ -157,10 +131,7 @@ class CustomToolStore:
             command=definition.command,
             timeout_seconds=definition.timeout_seconds,
             enabled=definition.enabled,
-            env={
-                n: self._seal(definition.tenant_id, tool_id, n, v)
-                for n, v in definition.env.items()
-            },
+            env=seal_env(self._ring, self._owner(definition.tenant_id, tool_id), definition.env),
         )
         async with writing(self._sessions, self._on_change) as session:
             session.add(row)
@@ -187,9 +158,7 @@ class CustomToolStore:
             row.agent_id = parse_uuid(definition.agent_id) if definition.agent_id else None
             row.timeout_seconds = definition.timeout_seconds
             row.enabled = definition.enabled
-            row.env = {
-                n: self._seal(row.tenant_id, row.id, n, v) for n, v in definition.env.items()
-            }
+            row.env = seal_env(self._ring, self._owner(row.tenant_id, row.id), definition.env)
             row.updated_at = func.now()
             try:
                 await session.flush()

@@ -27,21 +27,44 @@ async def run_shell(
     timeout_hint: str = "",
 ) -> ToolResult:
     """``/bin/sh -c command``; the result carries the exit code and the output."""
-    workspace.mkdir(parents=True, exist_ok=True)
     child_env = {k: os.environ[k] for k in ENV_ALLOW if k in os.environ}
     child_env["HOME"] = str(workspace)
     child_env.update(env or {})
-    process = await asyncio.create_subprocess_exec(
-        "/bin/sh",
-        "-c",
-        command,
-        cwd=workspace,
+    return await run_process(
+        ["/bin/sh", "-c", command],
+        workspace,
+        timeout,
         env=child_env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,
+        max_output=max_output,
+        timeout_hint=timeout_hint,
     )
+
+
+async def run_process(
+    argv: list[str],
+    workspace: Path,
+    timeout: float,
+    *,
+    env: Mapping[str, str],
+    max_output: int = DEFAULT_MAX_OUTPUT,
+    timeout_hint: str = "",
+) -> ToolResult:
+    """``argv`` in ``workspace`` with exactly ``env``, in its own process group."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=workspace,
+            env=dict(env),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+    except (FileNotFoundError, PermissionError) as exc:
+        return ToolResult.error(
+            "program_not_found", f"{argv[0]!r} cannot be run on this worker: {exc.strerror}"
+        )
     try:
         async with asyncio.timeout(timeout):
             output, cut = await _read_capped(process, max_output)

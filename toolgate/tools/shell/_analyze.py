@@ -65,6 +65,8 @@ class Analyzer:
         self.findings: list[Finding] = []
         self._read = read_script
         self._written: dict[str, str | None] = {}
+        self.programs: set[str] = set()
+        """Every program the text would start, wrappers removed (credentialed CLIs)."""
         """Files this same command line writes before it may run them (path → text)."""
 
     def text(self, text: str, depth: int = 0) -> None:
@@ -122,6 +124,7 @@ class Analyzer:
             )
             return
         name, args = _basename(head.text), words[1:]
+        self.programs.add(name)
         if name in _DECLARATIONS:  # `e''xport X=1` is still the export builtin
             pairs = (a.text.split("=", 1)[0] for a in args if "=" in a.text)
             self._hits(env_hits({key: Word("") for key in pairs}), source)
@@ -291,3 +294,37 @@ def analyze(text: str, read_script: ScriptReader = _no_files) -> list[Finding]:
     analyzer = Analyzer(read_script)
     analyzer.text(text)
     return analyzer.findings
+
+
+def programs_in(text: str) -> set[str]:
+    """The programs ``text`` would start (after unwrapping), for the credentialed gate."""
+    analyzer = Analyzer()
+    analyzer.text(text)
+    return analyzer.programs
+
+
+def sole_command(text: str, depth: int = 0) -> list[str] | None:
+    """The argv of ``text`` if it is one plain command (through up to 3 ``sh -c``).
+
+    Plain: literal words only, no pipe, redirect, here-document, assignment or
+    second command. A credentialed CLI runs only in that shape, straight from argv,
+    so no shell ever sees its injected environment.
+    """
+    if depth > MAX_DEPTH:
+        return None
+    try:
+        script = parse(text)
+    except ShellSyntaxError:
+        return None
+    if len(script.commands) != 1 or script.functions:
+        return None
+    command = script.commands[0]
+    if (command.redirects or command.upstream is not None or command.stdin_text is not None
+            or command.assignments or not command.words
+            or any(w.dynamic for w in command.words)):  # fmt: skip
+        return None
+    argv = [w.text for w in command.words]
+    name = _basename(argv[0])
+    if name in SHELLS and len(argv) == 3 and argv[1] == "-c":
+        return sole_command(argv[2], depth + 1)
+    return argv
