@@ -17,6 +17,7 @@ from .crypto import KeyRing, encrypted_data_converter
 from .store import (
     AgentStore,
     CachedConfigSource,
+    CliBinaryStore,
     CustomToolStore,
     KeyStore,
     PostgresApprovals,
@@ -49,6 +50,7 @@ class Services:
     tool_settings: ToolSettingsStore
     secrets: SecretStore
     custom_tools: CustomToolStore
+    cli_binaries: CliBinaryStore
     configs: CachedConfigSource
     audit: PostgresAuditLog
     approvals: PostgresApprovals
@@ -83,8 +85,9 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
     # The config cache reads secrets (to scrub them) and secret writes invalidate it.
     secrets = SecretStore(sessions, ring, lambda change: configs.invalidate(change))
     custom_tools = CustomToolStore(sessions, ring, lambda change: configs.invalidate(change))
+    cli_binaries = CliBinaryStore(sessions, ring, lambda change: configs.invalidate(change))
     configs = CachedConfigSource(
-        PostgresConfigSource(sessions, secrets, custom_tools), database_url
+        PostgresConfigSource(sessions, secrets, custom_tools, cli_binaries), database_url
     )
     scrubber = Scrubber(settings.dynamic_scrub_values())
 
@@ -114,6 +117,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         tool_settings=ToolSettingsStore(sessions, configs.invalidate),
         secrets=secrets,
         custom_tools=custom_tools,
+        cli_binaries=cli_binaries,
         configs=configs,
         audit=audit,
         approvals=approvals,

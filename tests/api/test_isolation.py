@@ -34,6 +34,7 @@ class World:
     secret_value: str
     approval: str
     custom_tool: str
+    binary: str
 
 
 @pytest.fixture
@@ -61,7 +62,12 @@ async def world(api: httpx.AsyncClient, services: Services) -> World:
             "env": {"A_TOKEN": "a-env-secret-0123456789"}}  # fmt: skip
     created = await api.post("/v1/custom-tools", json=tool, headers=h)
     assert created.status_code == 201, created.text
-    return World(a, b, agent, user, key, secret_value, approval, created.json()["id"])
+    gh_body = {"binary_name": "gh", "preset": "gh", "env": {"GH_TOKEN": "a-gh-tok-99"}}
+    gh = await api.post("/v1/cli-binaries", headers=h, json=gh_body)
+    assert gh.status_code == 201, gh.text
+    await api.put(f"/v1/cli-binaries/{gh.json()['id']}/grants/{agent}", headers=h)
+    return World(a, b, agent, user, key, secret_value, approval, created.json()["id"],
+                 gh.json()["id"])  # fmt: skip
 
 
 def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
@@ -119,6 +125,15 @@ def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
         ("GET", f"/v1/custom-tools/{w.custom_tool}", None, not_found),
         ("PATCH", f"/v1/custom-tools/{w.custom_tool}", {"command": "id"}, not_found),
         ("DELETE", f"/v1/custom-tools/{w.custom_tool}", None, not_found),
+        ("GET", "/v1/cli-presets", None, own),
+        ("POST", "/v1/cli-binaries", {"binary_name": "gh", "preset": "gh"}, own),
+        ("GET", "/v1/cli-binaries", None, own),
+        ("GET", f"/v1/cli-binaries/{w.binary}", None, not_found),
+        ("PATCH", f"/v1/cli-binaries/{w.binary}", {"enabled": False}, not_found),
+        ("PUT", f"/v1/cli-binaries/{w.binary}/grants/{w.agent}", None, not_found),
+        ("DELETE", f"/v1/cli-binaries/{w.binary}/grants/{w.agent}", None, not_found),
+        ("DELETE", f"/v1/cli-binaries/{w.binary}", None, not_found),
+        ("GET", "/v1/global/command-keyword-allowlist", None, own),
         ("GET", f"/v1/tools?agent_id={w.agent}", None, not_found),
         ("POST", "/v1/tools/read_file/invoke", invoke, not_found),
         ("GET", f"/v1/audit?agent_id={w.agent}", None, not_found),
@@ -132,7 +147,7 @@ MASTER_ONLY = {
     ("POST", "/v1/tenants"), ("GET", "/v1/tenants"), ("DELETE", "/v1/tenants/{tenant_id}"),
     ("POST", "/v1/tenants/{tenant_id}/keys"), ("PUT", "/v1/global/policy"),
     ("PUT", "/v1/global/tool-settings/{tool}"), ("DELETE", "/v1/global/tool-settings/{tool}"),
-    ("PUT", "/v1/global/shell-deny-groups"),
+    ("PUT", "/v1/global/shell-deny-groups"), ("PUT", "/v1/global/command-keyword-allowlist"),
     ("POST", "/v1/codec/decode"), ("POST", "/v1/codec/encode"),
 }  # fmt: skip
 
@@ -145,7 +160,8 @@ async def test_another_tenants_key_sees_and_changes_nothing(
         assert response.status_code in allowed, (method, path, response.text)
         text = response.text
         mine = (world.agent, world.user, world.key, world.secret_value, world.a.tenant_id,
-                world.approval, world.custom_tool, "a-env-secret-0123456789")  # fmt: skip
+                world.approval, world.custom_tool, "a-env-secret-0123456789", world.binary,
+                "a-gh-tok-99")  # fmt: skip
         for own_id in mine:
             assert own_id not in text or response.status_code == 404, (method, path, text)
     await _a_is_unchanged(api, world)
@@ -163,6 +179,7 @@ async def test_master_only_routes_refuse_a_tenant_admin(
         ("PUT", "/v1/global/tool-settings/exec", {"timeout_seconds": 1}),
         ("DELETE", "/v1/global/tool-settings/exec", None),
         ("PUT", "/v1/global/shell-deny-groups", {"env_dump": False}),
+        ("PUT", "/v1/global/command-keyword-allowlist", {"rules": []}),
         ("POST", "/v1/codec/decode", {"payloads": []}),
         ("POST", "/v1/codec/encode", {"payloads": []}),
     ]
@@ -177,13 +194,14 @@ async def test_master_only_routes_refuse_a_tenant_admin(
 
 
 def test_every_route_is_covered_by_these_tests() -> None:
-    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C")  # type: ignore[arg-type]
+    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B")  # type: ignore[arg-type]
     fake.a = fake.b = TenantKeys("T", {}, {})
     covered = {
         (m, p.split("?")[0].replace("/A", "/{agent_id}").replace("/U", "/{user_id}")
          .replace("/K", "/{key_id}").replace("/T", "/{tenant_id}")
          .replace("/read_file/", "/{name}/").replace("/brave_key", "/{name}")
-         .replace("/P", "/{approval_id}").replace("/C", "/{tool_id}"))
+         .replace("/P", "/{approval_id}").replace("/C", "/{tool_id}")
+         .replace("/B", "/{binary_id}"))
         for m, p, _, _ in _routes(fake)
     }  # fmt: skip
     covered = {(m, p.replace("/exec", "/{tool}")) for m, p in covered}
@@ -214,4 +232,6 @@ async def _a_is_unchanged(api: httpx.AsyncClient, w: World) -> None:
     tool = (await api.get(f"/v1/custom-tools/{w.custom_tool}", headers=h)).json()
     assert tool["command"] == "echo {{.q}}" and tool["description"] == "d"
     assert tool["env"] == {"A_TOKEN": {"kind": "sensitive", "value": "****"}}
+    binary = (await api.get(f"/v1/cli-binaries/{w.binary}", headers=h)).json()
+    assert binary["enabled"] is True and binary["granted_agents"] == [w.agent]
     assert json.dumps(agent)  # A still reads its own agent with its own key

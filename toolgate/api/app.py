@@ -15,6 +15,7 @@ from .errors import install_error_handlers
 from .routers import (
     agents,
     audit,
+    cli_binaries,
     codec,
     custom_tools,
     health,
@@ -38,6 +39,7 @@ ROUTERS = (
     tool_settings,
     shell,
     custom_tools,
+    cli_binaries,
     secrets,
     tools,
     audit,

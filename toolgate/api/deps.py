@@ -97,8 +97,19 @@ async def load_agent(services: Services, principal: Principal, agent_id: str) ->
 
 
 async def agent_config(services: Services, agent: Agent) -> AgentConfig:
-    """The config the worker enforces, read through the same (cached) source."""
-    config = await services.configs.agent_config(agent.tenant_id, agent.id)
+    """The config the worker enforces, read through the same (cached) source.
+
+    When it cannot be read (database down, a key that does not open a stored
+    credential) nothing is listed or run: 503, fail closed.
+    """
+    try:
+        config = await services.configs.agent_config(agent.tenant_id, agent.id)
+    except Exception as exc:
+        raise ApiError(
+            503,
+            "config_unavailable",
+            f"the agent's configuration cannot be read ({exc}); nothing was run",
+        ) from exc
     if config is None:  # deleted between the lookup and now
         raise ApiError(404, "agent_not_found", f"no agent with id {agent.id!r} in your tenant")
     return config

@@ -24,6 +24,9 @@ GATE_STATUS: dict[str, int] = {
     "command_denied": 403,
     "approval_denied": 403,
     "approval_timeout": 403,
+    "cli_not_granted": 403,
+    "cli_not_alone": 403,
+    "cli_args_denied": 403,
 }
 
 

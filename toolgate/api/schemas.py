@@ -339,6 +339,84 @@ class CustomToolPublic(BaseModel):
     updated_at: datetime
 
 
+class CliBinaryCreate(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"binary_name": "gh", "preset": "gh", "env": {"GH_TOKEN": "ghp_..."}}]
+        },
+    )
+
+    binary_name: str
+    preset: str | None = Field(
+        default=None, description="gh, gcloud, aws, kubectl, terraform, gws, git"
+    )
+    env: dict[str, str | EnvValue] = Field(default_factory=dict, max_length=50)
+    deny_args: list[str] | None = Field(default=None, max_length=100, description="Regexes")
+    timeout_seconds: int | None = None
+    tips: str | None = Field(default=None, max_length=2000)
+    adapter: str | None = Field(default=None, description="passthrough (default) or git")
+    enabled: bool = True
+
+
+class CliBinaryUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    env: dict[str, str | EnvValue | None] | None = None
+    deny_args: list[str] | None = Field(default=None, max_length=100)
+    timeout_seconds: int | None = None
+    tips: str | None = Field(default=None, max_length=2000)
+    adapter: str | None = None
+    enabled: bool | None = None
+
+
+class CliBinaryPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    binary_name: str
+    env: dict[str, dict[str, str]]
+    deny_args: list[str]
+    timeout_seconds: int
+    tips: str
+    adapter: str
+    enabled: bool
+    granted_agents: list[str]
+    created_at: datetime
+
+
+class CliPresetPublic(BaseModel):
+    name: str
+    deny_args: list[str]
+    timeout_seconds: int
+    tips: str
+    adapter: str
+
+
+class KeywordAllowlist(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "rules": [
+                        {
+                            "id": "github-content",
+                            "command": "gh",
+                            "subcommands": ["issue create", "issue edit", "pr create"],
+                            "args": ["--body", "--title"],
+                            "argPositions": [],
+                            "keywords": ["secret", "secrets", "token", "credential"],
+                            "reason": "Allow security vocabulary in GitHub issue and PR prose",
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+
+    rules: list[dict[str, Any]] = Field(default_factory=list, max_length=200)
+
+
 class InvokeResponse(BaseModel):
     tool: str
     call_id: str

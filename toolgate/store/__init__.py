@@ -3,6 +3,7 @@
 from .agents import Agent, AgentNameTaken, AgentStore
 from .approvals import Approval, PostgresApprovals
 from .audit import AuditRecord, PostgresAuditLog
+from .cli_binaries import BinaryNameTaken, CliBinaryInput, CliBinaryRecord, CliBinaryStore
 from .config import CachedConfigSource, PostgresConfigSource
 from .custom_tools import CustomToolNameTaken, CustomToolRecord, CustomToolStore
 from .db import DatabaseUnavailable, create_engine, describe, ping, sessionmaker
@@ -22,7 +23,11 @@ __all__ = [
     "ApiKey",
     "Approval",
     "AuditRecord",
+    "BinaryNameTaken",
     "CachedConfigSource",
+    "CliBinaryInput",
+    "CliBinaryRecord",
+    "CliBinaryStore",
     "ConfigChange",
     "CustomToolNameTaken",
     "CustomToolRecord",

@@ -21,7 +21,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..tools import AgentConfig, PolicyInputs, SettingsLayers, ToolPolicy
+from ..tools.cli import KeywordRule
 from ..tools.shell import merge_deny_groups
+from .cli_binaries import CliBinaryStore
 from .custom_tools import CustomToolStore
 from .ids import parse_uuid
 from .models import AgentRow, BuiltinToolRow, PlatformConfigRow, TenantRow, TenantToolConfigRow
@@ -39,10 +41,12 @@ class PostgresConfigSource:
         sessions: async_sessionmaker[AsyncSession],
         secrets: SecretStore,
         custom_tools: CustomToolStore,
+        cli_binaries: CliBinaryStore,
     ) -> None:
         self._sessions = sessions
         self._secrets = secrets
         self._custom_tools = custom_tools
+        self._cli_binaries = cli_binaries
         self.loads = 0
         """How many times config was read from Postgres (tests and benchmarks)."""
 
@@ -59,6 +63,8 @@ class PostgresConfigSource:
             platform = await session.get(PlatformConfigRow, "tool_policy")
             platform_deny = await session.get(PlatformConfigRow, "shell_deny_groups")
             custom = await self._custom_tools.for_agent(session, tenant_id, key)
+            binaries = await self._cli_binaries.for_tenant(session, tenant_id)
+            allowlist = await session.get(PlatformConfigRow, "command_keyword_allowlist")
             tenant_settings = await session.scalars(
                 select(TenantToolConfigRow).where(TenantToolConfigRow.tenant_id == tenant_id)
             )
@@ -67,6 +73,7 @@ class PostgresConfigSource:
                 select(BuiltinToolRow))}  # fmt: skip
         secrets = list((await self._secrets.values(tenant_id)).values())
         secrets += [v.value for d in custom for v in d.env.values() if v.kind == "sensitive"]
+        secrets += [v for b in binaries.values() for v in b.env.values()]
         return AgentConfig(
             policy=PolicyInputs(
                 tenant_id=tenant_id,
@@ -82,6 +89,11 @@ class PostgresConfigSource:
             ),
             secret_values=tuple(v for v in secrets if len(v) >= MIN_SCRUB_LENGTH),
             custom_tools=tuple(custom),
+            cli_binaries=binaries,
+            keyword_rules=tuple(
+                KeywordRule.from_json(r)
+                for r in (allowlist.value if allowlist else {}).get("rules", [])
+            ),
             shell_deny_groups=merge_deny_groups(
                 platform_deny.value if platform_deny else None,
                 (tenant.other_config if tenant else {}).get("shell_deny_groups"),
@@ -127,6 +139,9 @@ class CachedConfigSource:
         if config is not None and generation == self._generation and self.listening:
             self._cache[key] = config  # not if a change arrived while we were reading
         return config
+
+    def invalidate_all(self) -> None:
+        self.invalidate(ConfigChange(ALL_TENANTS, "manual"))
 
     def invalidate(self, change: ConfigChange) -> None:
         self._generation += 1

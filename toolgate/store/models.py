@@ -215,3 +215,34 @@ class CustomToolRow(Base):
     env: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class CliBinaryRow(Base):
+    """A credentialed binary of a tenant; ``encrypted_env`` as in sealed_env.py."""
+
+    __tablename__ = "secure_cli_binaries"
+    __table_args__ = (UniqueConstraint("tenant_id", "binary_name"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    binary_name: Mapped[str] = mapped_column(String(64))
+    encrypted_env: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    deny_args: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    timeout_seconds: Mapped[int] = mapped_column(Integer, default=60)
+    tips: Mapped[str] = mapped_column(Text, default="")
+    adapter_name: Mapped[str] = mapped_column(String(64), default="passthrough")
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class CliGrantRow(Base):
+    __tablename__ = "secure_cli_grants"
+
+    binary_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("secure_cli_binaries.id", ondelete="CASCADE"), primary_key=True
+    )
+    agent_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

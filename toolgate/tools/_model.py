@@ -52,6 +52,10 @@ class ToolContext:
     """Merged deny-group toggles for this agent (spec §9); empty means all denied."""
     workflow_id: str = ""
     """The workflow this call belongs to (approvals signal it)."""
+    cli_binaries: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """The tenant's credentialed binaries by name (``tools.cli.CliBinary``)."""
+    keyword_rules: tuple[Any, ...] = ()
+    """The credentialed CLI keyword allowlist (``tools.cli.KeywordRule``)."""
 
 
 class ToolResult(BaseModel):

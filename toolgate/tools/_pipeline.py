@@ -23,7 +23,14 @@ from ._registry import Registry
 from ._schema import validate_arguments
 from ._scrubber import Scrubber
 from ._tool import Tool
-from .errors import InfrastructureError, RateLimited, ToolFailed, ToolNotAllowed, ToolRefusal
+from .errors import (
+    InfrastructureError,
+    RateLimited,
+    ToolFailed,
+    ToolgateError,
+    ToolNotAllowed,
+    ToolRefusal,
+)
 
 Executor = Callable[[Tool, ToolContext, Mapping[str, Any]], Awaitable[ToolResult]]
 RegistryResolver = Callable[[ToolContext], Awaitable[Registry]]
@@ -70,7 +77,12 @@ async def check_policy(
     Returns the context with this tool's merged settings (spec §9), read here so the
     tool sees the configuration of this turn, not of the worker's start.
     """
-    config = await configs.agent_config(ctx.tenant_id, ctx.agent_id)
+    try:
+        config = await configs.agent_config(ctx.tenant_id, ctx.agent_id)
+    except ToolgateError:
+        raise
+    except Exception as exc:  # fail closed: no config, no call (credentials included)
+        raise InfrastructureError(f"configuration store unavailable: {exc}") from exc
     if config is None:
         raise ToolNotAllowed(f"agent {ctx.agent_id} does not exist in tenant {ctx.tenant_id}")
     check_allowed(config.resolution(registry, policy_request(ctx)), name, ctx.agent_id)
@@ -80,6 +92,8 @@ async def check_policy(
         settings=MappingProxyType(dict(settings)),
         scrub_values=(*ctx.scrub_values, *config.secret_values),
         shell_deny_groups=MappingProxyType(dict(config.shell_deny_groups)),
+        cli_binaries=MappingProxyType(dict(config.cli_binaries)),
+        keyword_rules=config.keyword_rules,
     )
 
 

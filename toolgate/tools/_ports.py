@@ -14,6 +14,7 @@ from ._model import ToolResult
 from ._policy import PolicyInputs, PolicyRequest, Resolution, resolve
 from ._registry import Registry
 from ._settings import SettingsLayers
+from .cli import CliBinary, KeywordRule
 
 MAX_MEMOISED = 64
 
@@ -33,6 +34,9 @@ class AgentConfig:
     """Deny-group toggles merged global → tenant → agent (missing keys: denied)."""
     custom_tools: tuple[CustomToolDef, ...] = ()
     """The tenant's enabled custom tools for this agent (tenant-wide or its own)."""
+    cli_binaries: Mapping[str, CliBinary] = field(default_factory=dict)
+    """The tenant's enabled credentialed binaries, by name, with their grants."""
+    keyword_rules: tuple[KeywordRule, ...] = ()
     _registries: dict[int, tuple[Registry, Registry]] = field(
         default_factory=dict, compare=False, repr=False
     )

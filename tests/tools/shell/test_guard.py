@@ -147,3 +147,23 @@ def test_a_script_written_and_run_by_the_same_command_is_judged(tmp_path: Path) 
     assert check_command(unknown, workspace=tmp_path).group == "code_injection"
     fine = "echo 'ls -la' > list.sh && sh list.sh"
     assert check_command(fine, workspace=tmp_path).allowed
+
+
+class BrokenConfigs:
+    async def agent_config(self, tenant_id: str, agent_id: str) -> None:
+        raise ConnectionError("database is down")
+
+
+async def test_the_gate_fails_closed_when_config_cannot_be_read(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from toolgate.tools.errors import InfrastructureError
+
+    gov = governance(
+        builtin_registry(), MemoryPolicies(), MemoryAudit(), command_guard=ShellGuard()
+    )
+    gov = replace(gov, configs=BrokenConfigs())  # type: ignore[arg-type]
+    marker = tmp_path / "ran"
+    with pytest.raises(InfrastructureError, match="configuration store unavailable"):
+        await governed_call(gov, context(tmp_path), "exec", {"command": f"touch {marker}"})
+    assert not marker.exists()

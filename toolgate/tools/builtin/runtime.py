@@ -19,7 +19,9 @@ from typing import Any
 from .._model import Capability, ToolContext, ToolResult
 from .._settings import EXEC_MAX_TIMEOUT, exec_timeout
 from .._tool import ToolSpec
-from ..errors import InvalidArguments
+from ..cli import run_credentialed
+from ..errors import CommandDenied, InvalidArguments
+from ..shell._analyze import sole_command
 from ._process import run_shell
 
 MAX_COMMAND_BYTES = 64 * 1024
@@ -67,6 +69,15 @@ class Exec:
         command = self.command_for(args)
         if "\x00" in command:
             raise InvalidArguments("command contains a NUL byte")
+        if ctx.cli_binaries:
+            argv = sole_command(command)
+            binary = ctx.cli_binaries.get(argv[0].rsplit("/", 1)[-1]) if argv else None
+            if argv is not None and binary is not None:
+                if ctx.agent_id not in binary.granted_agents:  # the gate checked; so do we
+                    raise CommandDenied(
+                        f"no grant for {binary.binary_name}", code="cli_not_granted"
+                    )
+                return await run_credentialed(binary, argv, ctx)
         return await run_shell(
             command,
             ctx.workspace,

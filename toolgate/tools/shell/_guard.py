@@ -15,8 +15,9 @@ from typing import Protocol
 
 from .._model import ToolContext
 from .._paths import resolve_in_workspace
+from ..cli import CliBinary, denied_by, scanned_arguments
 from ..errors import ApprovalRequired, CommandDenied, InvalidSettings, ToolRefusal
-from ._analyze import analyze
+from ._analyze import analyze, programs_in, sole_command
 from ._findings import APPROVAL_GROUP, DENY_GROUPS, UNPARSEABLE
 
 
@@ -129,6 +130,7 @@ class ShellGuard:
     async def check(self, ctx: ToolContext, command: str, tool: str = "exec") -> None:
         verdict = check_command(command, ctx.shell_deny_groups, ctx.workspace)
         if verdict.allowed:
+            check_credentialed(ctx, command)
             return
         details = {"group": verdict.group or "", "reason": verdict.reason}
         if verdict.needs_approval and self._approvals is not None:
@@ -143,4 +145,44 @@ class ShellGuard:
         raise CommandDenied(
             f"command denied by shell deny group {verdict.group!r}: {verdict.reason}",
             details=details,
+        )
+
+
+CREDENTIALED = "credentialed_cli"
+
+
+def check_credentialed(ctx: ToolContext, command: str) -> None:
+    """A registered CLI runs only for a granted agent, alone, with allowed arguments.
+
+    The program is found after unwrapping (``sh -c "gh ..."``, ``env``, absolute
+    paths), so a wrapper cannot hide it.
+    """
+    binaries: Mapping[str, CliBinary] = ctx.cli_binaries
+    used = sorted(programs_in(command) & set(binaries)) if binaries else []
+    if not used:
+        return
+    name = used[0]
+    binary = binaries[name]
+    details = {"group": CREDENTIALED, "binary": name}
+    if ctx.agent_id not in binary.granted_agents:
+        raise CommandDenied(
+            f"{name} is a credentialed CLI and this agent has no grant for it; "
+            f"an admin grants it with PUT /v1/cli-binaries/{binary.id}/grants/{ctx.agent_id}",
+            code="cli_not_granted",
+            details=details,
+        )
+    argv = sole_command(command)
+    if argv is None or argv[0].rsplit("/", 1)[-1] != name:
+        raise CommandDenied(
+            f"{name} is a credentialed CLI: run it on its own, without pipes, redirects, "
+            "variables or other commands",
+            code="cli_not_alone",
+            details=details,
+        )
+    pattern = denied_by(binary, scanned_arguments(name, argv[1:], ctx.keyword_rules))
+    if pattern is not None:
+        raise CommandDenied(
+            f"{name} arguments match the deny pattern {pattern!r} of this binary",
+            code="cli_args_denied",
+            details={**details, "pattern": pattern},
         )
