@@ -33,6 +33,12 @@ PROMISES = [
     '"masked":"****6789"',
     "[]",
     '"code":"agent_not_found"',
+    '"for_llm":"exit code 0\\n.\\n..\\n"',
+    '"group":"filter_bypass"',
+    "127.0.0.1",
+    '"code":"cli_args_denied"',
+    '"code":"cli_not_granted"',
+    '"group":"credentialed_cli"',
 ]
 
 
@@ -62,4 +68,5 @@ def test_the_readme_tour_works_as_written(tmp_path: Path) -> None:
     missing = [p for p in PROMISES if p not in out]
     assert not missing, f"the README promises {missing}; the tour printed:\n{out}"
     assert "s3cretpass" not in out and "BSA-example-key-0123456789" not in out
+    assert "your-github-token-here" not in out
     assert code == 0 and alive == set()

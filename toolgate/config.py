@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     workspace_root: Path | None = None
     """Root of the per-tenant/agent/user workspaces; defaults to <data_dir>/workspaces."""
     max_file_bytes: int = Field(default=1_048_576, ge=1)
+    exec_max_output_bytes: int = Field(default=65_536, ge=1024)
+    """exec and custom tools: output kept per call; the rest is cut with a note."""
     rate_limit_per_minute: float = Field(default=120.0, gt=0)
     rate_limit_burst: int = Field(default=30, ge=1)
     scrub_values: str = ""

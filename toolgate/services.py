@@ -32,7 +32,7 @@ from .store import (
     sessionmaker,
 )
 from .tools import Governance, RateLimit, Registry, Scrubber, ToolContext
-from .tools.builtin import FsLimits, builtin_registry
+from .tools.builtin import ExecLimits, FsLimits, builtin_registry
 from .tools.shell import ShellGuard
 from .worker.context import ContextPropagation
 
@@ -79,7 +79,10 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
     sessions = sessionmaker(engine)
     audit = PostgresAuditLog(sessions)
     if registry is None:
-        registry = builtin_registry(FsLimits(max_file_bytes=settings.max_file_bytes))
+        registry = builtin_registry(
+            FsLimits(max_file_bytes=settings.max_file_bytes),
+            ExecLimits(max_output_bytes=settings.exec_max_output_bytes),
+        )
     shared = registry
     limit = RateLimit(per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst)
     # The config cache reads secrets (to scrub them) and secret writes invalidate it.
