@@ -130,7 +130,11 @@ async def test_rate_limit_holds_across_two_worker_processes(
 
 
 async def _call_until_both_workers_answered(
-    client: Client, task_queue: str, agent: Agent
+    client: Client,
+    task_queue: str,
+    agent: Agent,
+    tool: str = "list_files",
+    arguments: dict[str, str] | None = None,
 ) -> list[tuple[str, str | None]]:
     """(worker identity, error code) of calls made one by one until both workers ran one."""
     seen: list[tuple[str, str | None]] = []
@@ -140,7 +144,12 @@ async def _call_until_both_workers_answered(
         with call_context(CallContext(tenant_id=agent.tenant_id, agent_id=agent.id)):
             result = await client.execute_workflow(
                 ToolCallWorkflow.run,
-                ToolCallRequest(tool="list_files", call_id="c", capability=Capability.READ_ONLY),
+                ToolCallRequest(
+                    tool=tool,
+                    call_id="c",
+                    arguments=arguments or {},
+                    capability=Capability.READ_ONLY,
+                ),  # fmt: skip
                 id=workflow_id,
                 task_queue=task_queue,
             )
@@ -179,5 +188,32 @@ async def test_a_policy_change_reaches_both_workers_without_a_restart(
         await services.agents.set_policy(tenant, agent.id, {})
         again = await _call_until_both_workers_answered(client, task_queue, agent)
         assert {code for _, code in again} == {None}, again
+    finally:
+        await services.close()
+
+
+@pytest.mark.devserver
+async def test_a_deny_group_toggle_reaches_both_workers_without_a_restart(
+    temporal_dev_server: WorkflowEnvironment,
+    two_workers: tuple[str, list[subprocess.Popen[bytes]]],
+    pg_url: str,
+    tmp_path: Path,
+) -> None:
+    task_queue, procs = two_workers
+    client = toolgate_client(temporal_dev_server)
+    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
+    try:
+        tenant = new_tenant()
+        await services.tenants.create(tenant)
+        agent = await services.agents.create(tenant, "shell", {"allow": ["exec"]})
+        await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
+        dump = {"command": "printenv"}
+        before = await _call_until_both_workers_answered(client, task_queue, agent, "exec", dump)
+        assert {code for _, code in before} == {"command_denied"}
+        await services.agents.set_other_config(
+            tenant, agent.id, "shell_deny_groups", {"env_dump": False}
+        )
+        after = await _call_until_both_workers_answered(client, task_queue, agent, "exec", dump)
+        assert {code for _, code in after} == {None}, after
     finally:
         await services.close()
