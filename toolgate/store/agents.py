@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from .ids import parse_uuid
+from .ids import tenant_row
 from .models import AgentRow
 from .notify import ChangeHook, ConfigChange, ignore_changes, publish, writing
 
@@ -139,8 +139,4 @@ class AgentStore:
 
     @staticmethod
     async def _row(session: AsyncSession, tenant_id: str, agent_id: str) -> AgentRow | None:
-        key = parse_uuid(agent_id)
-        if key is None:
-            return None
-        row = await session.get(AgentRow, key)
-        return row if row is not None and row.tenant_id == tenant_id else None
+        return await tenant_row(session, AgentRow, tenant_id, agent_id)

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..crypto import KeyRing
 from ..tools import EnvVar
 from ..tools.cli import CliBinary
-from .ids import parse_uuid
+from .ids import parse_uuid, tenant_row
 from .models import CliBinaryRow, CliGrantRow
 from .notify import ChangeHook, ConfigChange, ignore_changes, publish, writing
 from .sealed_env import masked, open_env, seal_env
@@ -200,8 +200,4 @@ class CliBinaryStore:
 
     @staticmethod
     async def _row(session: AsyncSession, tenant_id: str, binary_id: str) -> CliBinaryRow | None:
-        key = parse_uuid(binary_id)
-        if key is None:
-            return None
-        row = await session.get(CliBinaryRow, key)
-        return row if row is not None and row.tenant_id == tenant_id else None
+        return await tenant_row(session, CliBinaryRow, tenant_id, binary_id)

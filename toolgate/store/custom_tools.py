@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..crypto import KeyRing
 from ..tools import CustomToolDef
-from .ids import parse_uuid
+from .ids import parse_uuid, tenant_row
 from .models import CustomToolRow
 from .notify import ChangeHook, ConfigChange, ignore_changes, publish, writing
 from .sealed_env import masked, open_env, seal_env
@@ -181,8 +181,4 @@ class CustomToolStore:
 
     @staticmethod
     async def _row(session: AsyncSession, tenant_id: str, tool_id: str) -> CustomToolRow | None:
-        key = parse_uuid(tool_id)
-        if key is None:
-            return None
-        row = await session.get(CustomToolRow, key)
-        return row if row is not None and row.tenant_id == tenant_id else None
+        return await tenant_row(session, CustomToolRow, tenant_id, tool_id)

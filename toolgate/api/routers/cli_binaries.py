@@ -8,17 +8,16 @@ from fastapi import APIRouter, Response
 
 from ...services import Services
 from ...store import BinaryNameTaken, CliBinaryInput, Principal
-from ...tools import EnvVar
 from ...tools.cli import ADAPTERS, PRESETS, check_binary, check_rules
 from ...tools.errors import InvalidConfig, InvalidSettings
 from ..deps import AdminPrincipal, CurrentPrincipal, MasterPrincipal, ServicesDep, load_agent
+from ..env_values import env_var, patched_env
 from ..errors import ApiError, config_error
 from ..schemas import (
     CliBinaryCreate,
     CliBinaryPublic,
     CliBinaryUpdate,
     CliPresetPublic,
-    EnvValue,
     KeywordAllowlist,
 )
 
@@ -28,10 +27,6 @@ ALLOWLIST_KEY = "command_keyword_allowlist"
 
 def _not_found(binary_id: str) -> ApiError:
     return ApiError(404, "cli_binary_not_found", f"no credentialed binary {binary_id!r} here")
-
-
-def _env(value: str | EnvValue) -> EnvVar:
-    return EnvVar(value) if isinstance(value, str) else EnvVar(value.value, value.kind)
 
 
 def _checked(data: CliBinaryInput) -> CliBinaryInput:
@@ -73,7 +68,7 @@ async def create_binary(
     data = _checked(
         CliBinaryInput(
             binary_name=body.binary_name,
-            env={k: _env(v) for k, v in body.env.items()},
+            env={k: env_var(v) for k, v in body.env.items()},
             deny_args=body.deny_args if body.deny_args is not None
             else list(preset.deny_args if preset else ()),
             timeout_seconds=body.timeout_seconds
@@ -115,12 +110,7 @@ async def update_binary(
     current = await services.cli_binaries.current(principal.tenant_id, binary_id)
     if current is None:
         raise _not_found(binary_id)
-    env = dict(current.env)
-    for name, value in (body.env or {}).items():
-        if value is None:
-            env.pop(name, None)
-        else:
-            env[name] = _env(value)
+    env = patched_env(current.env, body.env)
     changes = body.model_dump(exclude_unset=True, exclude={"env"})
     data = _checked(replace(current, **changes, env=env))
     record = await services.cli_binaries.save(principal.tenant_id, data, binary_id)

@@ -9,22 +9,19 @@ from fastapi import APIRouter, Response
 
 from ...services import Services
 from ...store import CustomToolNameTaken, Principal
-from ...tools import CustomToolDef, EnvVar, check_definition, render
+from ...tools import CustomToolDef, check_definition, render
 from ...tools.errors import InvalidConfig
 from ...tools.shell import check_command, merge_deny_groups
 from ..deps import AdminPrincipal, CurrentPrincipal, ServicesDep, load_agent
+from ..env_values import env_var, patched_env
 from ..errors import ApiError, config_error
-from ..schemas import CustomToolCreate, CustomToolPublic, CustomToolUpdate, EnvValue
+from ..schemas import CustomToolCreate, CustomToolPublic, CustomToolUpdate
 
 router = APIRouter(prefix="/v1/custom-tools", tags=["custom tools"])
 
 
 def _not_found(tool_id: str) -> ApiError:
     return ApiError(404, "custom_tool_not_found", f"no custom tool {tool_id!r} in your tenant")
-
-
-def _env(value: str | EnvValue) -> EnvVar:
-    return EnvVar(value) if isinstance(value, str) else EnvVar(value.value, value.kind)
 
 
 def _sample(schema: dict[str, Any]) -> dict[str, Any]:
@@ -78,7 +75,7 @@ async def create_custom_tool(
         agent_id=body.agent_id,
         timeout_seconds=body.timeout_seconds,
         enabled=body.enabled,
-        env={k: _env(v) for k, v in body.env.items()},
+        env={k: env_var(v) for k, v in body.env.items()},
     )
     await _checked(services, principal, definition)
     try:
@@ -115,12 +112,7 @@ async def update_custom_tool(
     if current is None:
         raise _not_found(tool_id)
     changes = body.model_dump(exclude_unset=True, exclude={"env"})
-    env = dict(current.env)
-    for name, value in (body.env or {}).items():
-        if value is None:
-            env.pop(name, None)
-        else:
-            env[name] = _env(value)
+    env = patched_env(current.env, body.env)
     updated = replace(current, **changes, env=env)
     await _checked(services, principal, updated)
     try:
