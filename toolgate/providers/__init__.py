@@ -4,6 +4,7 @@ the worker from the tenant's secrets and never enter workflow history."""
 
 from typing import Protocol
 
+from ._config import AgentLLM, build_provider
 from ._errors import (
     ProviderError,
     ProviderNotConfigured,
@@ -25,6 +26,7 @@ class Provider(Protocol):
 
 
 __all__ = [
+    "AgentLLM",
     "Anthropic",
     "LLMRequest",
     "LLMResponse",
@@ -44,4 +46,5 @@ __all__ = [
     "ToolCallOut",
     "ToolSchema",
     "Usage",
+    "build_provider",
 ]

@@ -90,6 +90,7 @@ class PostgresConfigSource:
             secret_values=tuple(v for v in secrets if len(v) >= MIN_SCRUB_LENGTH),
             custom_tools=tuple(custom),
             cli_binaries=binaries,
+            llm=dict(agent.other_config.get("llm") or {}),
             keyword_rules=tuple(
                 KeywordRule.from_json(r)
                 for r in (allowlist.value if allowlist else {}).get("rules", [])

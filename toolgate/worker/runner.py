@@ -10,7 +10,8 @@ from temporalio.worker import Worker
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from ..activities import run_tool
-from ..workflows import ToolCallWorkflow
+from ..activities.agent import AgentActivities
+from ..workflows import AgentRunWorkflow, ToolCallWorkflow
 from .governance import GovernanceInterceptor
 
 if TYPE_CHECKING:  # services imports the worker's context propagation
@@ -21,11 +22,12 @@ def build_worker(
     client: Client, services: Services, *, max_concurrent_activities: int = 64
 ) -> Worker:
     settings = services.settings
+    agent = AgentActivities(services)
     return Worker(
         client,
         task_queue=settings.task_queue,
-        workflows=[ToolCallWorkflow],
-        activities=[run_tool],
+        workflows=[ToolCallWorkflow, AgentRunWorkflow],
+        activities=[run_tool, agent.turn_setup, agent.llm_call],
         interceptors=[GovernanceInterceptor(services.governance, settings.workspaces)],
         max_concurrent_activities=max_concurrent_activities,
         workflow_runner=SandboxedWorkflowRunner(restrictions=_RESTRICTIONS),

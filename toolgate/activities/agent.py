@@ -1,0 +1,130 @@
+"""The agent loop's activities: the LLM call and the tool list of a turn.
+
+``LLMCall`` builds the agent's provider in the worker, with the key read from the
+tenant's encrypted secrets, so no key ever enters workflow history. Provider errors
+become ApplicationErrors whose retry behaviour matches what a retry can do: 429
+waits for Retry-After, 5xx and garbled bodies back off, other 4xx and a missing key
+are not retried.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import httpx
+from pydantic import BaseModel, Field
+from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+from ..providers import AgentLLM, LLMRequest, LLMResponse, ProviderError, ProviderRateLimited
+from ..providers import build_provider as _build_provider
+from ..tools import AgentConfig, Capability, PolicyRequest, ToolDescriptor
+
+if TYPE_CHECKING:
+    from ..services import Services
+
+
+class AgentRef(BaseModel):
+    """Which agent, and the request dimensions of the policy. Ids only."""
+
+    tenant_id: str
+    agent_id: str
+    provider: str = ""
+    channel: str = ""
+    chat_id: str = ""
+    subagent_depth: int = 0
+    request_allow: list[str] | None = None
+
+
+class ToolInfo(BaseModel):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    capability: Capability
+    idempotent: bool = False
+    timeout_seconds: float = 60.0
+
+
+class AgentTurnSetup(BaseModel):
+    """What one turn needs: the tools that reach the LLM and the loop's limits."""
+
+    tools: list[ToolInfo] = Field(default_factory=list)
+    model: str = ""
+    system_prompt: str = ""
+    max_iterations: int = 20
+    parallel_tool_calls: int = 4
+    provider: str = "scripted"
+
+
+class LLMCallInput(BaseModel):
+    agent: AgentRef
+    request: LLMRequest
+
+
+def _info(d: ToolDescriptor) -> ToolInfo:
+    return ToolInfo(
+        name=d.name,
+        description=d.description,
+        parameters=dict(d.parameters),
+        capability=d.capability,
+        idempotent=d.idempotent,
+        timeout_seconds=d.timeout_seconds,
+    )
+
+
+class AgentActivities:
+    def __init__(self, services: Services) -> None:
+        self._services = services
+        self._http = httpx.AsyncClient()
+
+    async def _config(self, ref: AgentRef) -> AgentConfig:
+        config = await self._services.configs.agent_config(ref.tenant_id, ref.agent_id)
+        if config is None:
+            raise ApplicationError(
+                f"agent {ref.agent_id} does not exist in tenant {ref.tenant_id}",
+                type="AgentNotFound",
+                non_retryable=True,
+            )
+        return config
+
+    @activity.defn(name="AgentTurnSetup")
+    async def turn_setup(self, ref: AgentRef) -> AgentTurnSetup:
+        """Re-read every turn, so a policy or settings change applies on the next turn."""
+        config = await self._config(ref)
+        llm = AgentLLM.model_validate(config.llm or {})
+        registry = config.registry(self._services.registry)
+        request = PolicyRequest(
+            provider=ref.provider or llm.provider,
+            channel=ref.channel,
+            chat_id=ref.chat_id,
+            subagent_depth=ref.subagent_depth,
+            request_allow=frozenset(ref.request_allow) if ref.request_allow is not None else None,
+        )
+        names = sorted(config.resolution(registry, request).tools)
+        tools = [_info(registry.describe(name)) for name in names]
+        return AgentTurnSetup(
+            tools=tools,
+            model=llm.model,
+            system_prompt=llm.system_prompt,
+            max_iterations=llm.max_iterations,
+            parallel_tool_calls=llm.parallel_tool_calls,
+            provider=llm.provider,
+        )
+
+    @activity.defn(name="LLMCall")
+    async def llm_call(self, call: LLMCallInput) -> LLMResponse:
+        config = await self._config(call.agent)
+        llm = AgentLLM.model_validate(config.llm or {})
+        try:
+            secrets = await self._services.secrets.values(call.agent.tenant_id)
+            provider = _build_provider(llm, secrets, self._http)
+            return await provider.complete(call.request)
+        except ProviderRateLimited as exc:
+            delay = timedelta(seconds=exc.retry_after) if exc.retry_after is not None else None
+            raise ApplicationError(exc.message, type=exc.code, next_retry_delay=delay) from exc
+        except ProviderError as exc:
+            # Retryable: unavailable, garbled; not: rejected (4xx), not configured.
+            raise ApplicationError(
+                exc.message, type=exc.code, non_retryable=not exc.retryable
+            ) from exc
