@@ -25,6 +25,7 @@ from .store import (
     PostgresConfigSource,
     PostgresRateLimiter,
     SecretStore,
+    SessionStore,
     TenantStore,
     ToolSettingsStore,
     UserStore,
@@ -49,6 +50,7 @@ class Services:
     agents: AgentStore
     tool_settings: ToolSettingsStore
     secrets: SecretStore
+    sessions_store: SessionStore
     custom_tools: CustomToolStore
     cli_binaries: CliBinaryStore
     configs: CachedConfigSource
@@ -119,6 +121,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         agents=AgentStore(sessions, configs.invalidate),
         tool_settings=ToolSettingsStore(sessions, configs.invalidate),
         secrets=secrets,
+        sessions_store=SessionStore(sessions),
         custom_tools=custom_tools,
         cli_binaries=cli_binaries,
         configs=configs,

@@ -35,6 +35,7 @@ class World:
     approval: str
     custom_tool: str
     binary: str
+    session: str
 
 
 @pytest.fixture
@@ -66,8 +67,10 @@ async def world(api: httpx.AsyncClient, services: Services) -> World:
     gh = await api.post("/v1/cli-binaries", headers=h, json=gh_body)
     assert gh.status_code == 201, gh.text
     await api.put(f"/v1/cli-binaries/{gh.json()['id']}/grants/{agent}", headers=h)
+    session = await api.post("/v1/sessions", json={"agent_id": agent}, headers=h)
+    assert session.status_code == 201, session.text
     return World(a, b, agent, user, key, secret_value, approval, created.json()["id"],
-                 gh.json()["id"])  # fmt: skip
+                 gh.json()["id"], session.json()["id"])  # fmt: skip
 
 
 def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
@@ -134,6 +137,18 @@ def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
         ("DELETE", f"/v1/cli-binaries/{w.binary}/grants/{w.agent}", None, not_found),
         ("DELETE", f"/v1/cli-binaries/{w.binary}", None, not_found),
         ("GET", "/v1/global/command-keyword-allowlist", None, own),
+        ("PUT", f"/v1/agents/{w.agent}/llm", {"provider": "scripted"}, not_found),
+        ("GET", f"/v1/agents/{w.agent}/llm", None, not_found),
+        ("POST", "/v1/sessions", {"agent_id": w.agent}, not_found),
+        ("GET", "/v1/sessions", None, own),
+        ("GET", f"/v1/sessions/{w.session}", None, not_found),
+        ("GET", f"/v1/sessions/{w.session}/messages", None, not_found),
+        ("POST", f"/v1/sessions/{w.session}/messages", {"text": "hi"}, not_found),
+        ("GET", f"/v1/runs/agentrun-{w.session}-1", None, not_found),
+        ("GET", f"/v1/runs/agentrun-{w.session}-1/history", None, not_found),
+        ("GET", f"/v1/runs/agentrun-{w.session}-1/events", None, not_found),
+        ("POST", f"/v1/runs/agentrun-{w.session}-1/messages", {"text": "x"}, not_found),
+        ("POST", f"/v1/runs/agentrun-{w.session}-1/cancel", None, not_found),
         ("GET", f"/v1/tools?agent_id={w.agent}", None, not_found),
         ("POST", "/v1/tools/read_file/invoke", invoke, not_found),
         ("GET", f"/v1/audit?agent_id={w.agent}", None, not_found),
@@ -161,7 +176,7 @@ async def test_another_tenants_key_sees_and_changes_nothing(
         text = response.text
         mine = (world.agent, world.user, world.key, world.secret_value, world.a.tenant_id,
                 world.approval, world.custom_tool, "a-env-secret-0123456789", world.binary,
-                "a-gh-tok-99")  # fmt: skip
+                "a-gh-tok-99", world.session)  # fmt: skip
         for own_id in mine:
             assert own_id not in text or response.status_code == 404, (method, path, text)
     await _a_is_unchanged(api, world)
@@ -194,14 +209,15 @@ async def test_master_only_routes_refuse_a_tenant_admin(
 
 
 def test_every_route_is_covered_by_these_tests() -> None:
-    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B")  # type: ignore[arg-type]
+    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B", "Q")  # type: ignore[arg-type]
     fake.a = fake.b = TenantKeys("T", {}, {})
     covered = {
         (m, p.split("?")[0].replace("/A", "/{agent_id}").replace("/U", "/{user_id}")
          .replace("/K", "/{key_id}").replace("/T", "/{tenant_id}")
          .replace("/read_file/", "/{name}/").replace("/brave_key", "/{name}")
          .replace("/P", "/{approval_id}").replace("/C", "/{tool_id}")
-         .replace("/B", "/{binary_id}"))
+         .replace("/B", "/{binary_id}").replace("/agentrun-Q-1", "/{run_id}")
+         .replace("/Q", "/{session_id}"))
         for m, p, _, _ in _routes(fake)
     }  # fmt: skip
     covered = {(m, p.replace("/exec", "/{tool}")) for m, p in covered}
@@ -232,6 +248,8 @@ async def _a_is_unchanged(api: httpx.AsyncClient, w: World) -> None:
     tool = (await api.get(f"/v1/custom-tools/{w.custom_tool}", headers=h)).json()
     assert tool["command"] == "echo {{.q}}" and tool["description"] == "d"
     assert tool["env"] == {"A_TOKEN": {"kind": "sensitive", "value": "****"}}
+    session = (await api.get(f"/v1/sessions/{w.session}", headers=h)).json()
+    assert session["agent_id"] == w.agent and session["current_run"] is None
     binary = (await api.get(f"/v1/cli-binaries/{w.binary}", headers=h)).json()
     assert binary["enabled"] is True and binary["granted_agents"] == [w.agent]
     assert json.dumps(agent)  # A still reads its own agent with its own key

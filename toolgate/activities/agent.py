@@ -17,7 +17,14 @@ from pydantic import BaseModel, Field
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from ..providers import AgentLLM, LLMRequest, LLMResponse, ProviderError, ProviderRateLimited
+from ..providers import (
+    AgentLLM,
+    LLMRequest,
+    LLMResponse,
+    Message,
+    ProviderError,
+    ProviderRateLimited,
+)
 from ..providers import build_provider as _build_provider
 from ..tools import AgentConfig, Capability, PolicyRequest, ToolDescriptor
 
@@ -73,6 +80,12 @@ def _info(d: ToolDescriptor) -> ToolInfo:
     )
 
 
+class SessionRecordInput(BaseModel):
+    session_id: str
+    first_seq: int
+    messages: list[Message]
+
+
 class AgentActivities:
     def __init__(self, services: Services) -> None:
         self._services = services
@@ -110,6 +123,13 @@ class AgentActivities:
             max_iterations=llm.max_iterations,
             parallel_tool_calls=llm.parallel_tool_calls,
             provider=llm.provider,
+        )
+
+    @activity.defn(name="SessionRecord")
+    async def session_record(self, record: SessionRecordInput) -> None:
+        """Persist the run's new messages (idempotent by sequence number)."""
+        await self._services.sessions_store.record(
+            record.session_id, record.first_seq, record.messages
         )
 
     @activity.defn(name="LLMCall")

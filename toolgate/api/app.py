@@ -22,6 +22,7 @@ from .routers import (
     keys,
     policy,
     secrets,
+    sessions,
     shell,
     tenants,
     tool_settings,
@@ -42,6 +43,7 @@ ROUTERS = (
     cli_binaries,
     secrets,
     tools,
+    sessions,
     audit,
     codec,
 )

@@ -12,6 +12,7 @@ from .migrate import upgrade
 from .notify import ConfigChange
 from .ratelimit import PostgresRateLimiter
 from .secrets import SecretInfo, SecretStore
+from .sessions import Session, SessionStore
 from .tenants import MASTER_TENANT, Tenant, TenantExists, TenantStore
 from .tool_settings import ToolSettingsStore
 
@@ -42,6 +43,8 @@ __all__ = [
     "Role",
     "SecretInfo",
     "SecretStore",
+    "Session",
+    "SessionStore",
     "Tenant",
     "TenantExists",
     "TenantStore",

@@ -27,7 +27,7 @@ def build_worker(
         client,
         task_queue=settings.task_queue,
         workflows=[ToolCallWorkflow, AgentRunWorkflow],
-        activities=[run_tool, agent.turn_setup, agent.llm_call],
+        activities=[run_tool, agent.turn_setup, agent.llm_call, agent.session_record],
         interceptors=[GovernanceInterceptor(services.governance, settings.workspaces)],
         max_concurrent_activities=max_concurrent_activities,
         workflow_runner=SandboxedWorkflowRunner(restrictions=_RESTRICTIONS),

@@ -22,7 +22,13 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, CancelledError
 
 with workflow.unsafe.imports_passed_through():
-    from ..activities.agent import AgentRef, AgentTurnSetup, LLMCallInput, ToolInfo
+    from ..activities.agent import (
+        AgentRef,
+        AgentTurnSetup,
+        LLMCallInput,
+        SessionRecordInput,
+        ToolInfo,
+    )
     from ..activities.tool_call import ToolCall
     from ..providers import LLMRequest, LLMResponse, Message, ToolCallOut, ToolSchema
     from ..tools import Capability, ToolResult
@@ -48,6 +54,8 @@ class AgentRunInput(BaseModel):
     history: list[Message] = Field(default_factory=list)
     max_iterations: int | None = Field(default=None, ge=1, le=200)
     """Overrides the agent's setting (subagents use 20)."""
+    session_id: str | None = None
+    """When set, the run's messages are appended to this session in Postgres."""
 
 
 class AgentRunStatus(BaseModel):
@@ -71,10 +79,12 @@ class AgentRunWorkflow:
         self._status = AgentRunStatus(state="running", iterations=0)
         self._cancelled = False
         self._in_flight: list[asyncio.Task[Any]] = []
+        self._recorded = 0
 
     @workflow.run
     async def run(self, start: AgentRunInput) -> AgentRunStatus:
         self._messages = [*start.history, Message(role="user", content=start.message)]
+        self._recorded = len(start.history)
         try:
             await self._loop(start)
         except (asyncio.CancelledError, CancelledError):
@@ -82,7 +92,21 @@ class AgentRunWorkflow:
         except ActivityError as err:
             self._status.state = "failed"
             self._status.error = str(getattr(err.cause, "message", err.cause or err))
+        await self._record(start)
         return self._status
+
+    async def _record(self, start: AgentRunInput) -> None:
+        """Append what the session has not stored yet (a no-op without a session)."""
+        if start.session_id is None or self._recorded >= len(self._messages):
+            return
+        new = self._messages[self._recorded :]
+        await workflow.execute_activity(
+            "SessionRecord",
+            SessionRecordInput(session_id=start.session_id, first_seq=self._recorded, messages=new),
+            start_to_close_timeout=timedelta(seconds=30),
+            retry_policy=LLM_RETRY,
+        )
+        self._recorded += len(new)
 
     async def _loop(self, start: AgentRunInput) -> None:
         while not self._cancelled:
@@ -99,6 +123,7 @@ class AgentRunWorkflow:
             )
             if response.tool_calls:
                 await self._run_tools(response.tool_calls, setup)
+                await self._record(start)
                 continue
             if self._pending:
                 self._messages.append(Message(role="user", content=self._pending.pop(0)))
