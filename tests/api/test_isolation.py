@@ -139,6 +139,8 @@ def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
         ("GET", "/v1/global/command-keyword-allowlist", None, own),
         ("PUT", f"/v1/agents/{w.agent}/llm", {"provider": "scripted"}, not_found),
         ("GET", f"/v1/agents/{w.agent}/llm", None, not_found),
+        ("PUT", f"/v1/agents/{w.agent}/hooks", {"hooks": []}, not_found),
+        ("GET", f"/v1/agents/{w.agent}/hooks", None, not_found),
         ("POST", "/v1/sessions", {"agent_id": w.agent}, not_found),
         ("GET", "/v1/sessions", None, own),
         ("GET", f"/v1/sessions/{w.session}", None, not_found),

@@ -20,7 +20,7 @@ from toolgate.providers import (
     ToolSchema,
 )
 
-from .conftest import WireServer
+from ..wire_server import WireServer
 
 PATH_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}}
 TOOLS = [ToolSchema(name="read_file", description="Read a file", parameters=PATH_SCHEMA)]

@@ -24,9 +24,20 @@ from ..providers import (
     Message,
     ProviderError,
     ProviderRateLimited,
+    ToolCallOut,
 )
 from ..providers import build_provider as _build_provider
-from ..tools import AgentConfig, Capability, PolicyRequest, ToolDescriptor
+from ..tools import (
+    AgentConfig,
+    Capability,
+    HookList,
+    HookOutcome,
+    PolicyRequest,
+    ToolDescriptor,
+    WebhookHook,
+    run_hooks,
+)
+from .hooks import ask_webhook
 
 if TYPE_CHECKING:
     from ..services import Services
@@ -62,6 +73,7 @@ class AgentTurnSetup(BaseModel):
     max_iterations: int = 20
     parallel_tool_calls: int = 4
     provider: str = "scripted"
+    has_hooks: bool = False
 
 
 class LLMCallInput(BaseModel):
@@ -78,6 +90,11 @@ def _info(d: ToolDescriptor) -> ToolInfo:
         idempotent=d.idempotent,
         timeout_seconds=d.timeout_seconds,
     )
+
+
+class PreToolUseInput(BaseModel):
+    agent: AgentRef
+    calls: list[ToolCallOut]
 
 
 class SessionRecordInput(BaseModel):
@@ -123,7 +140,25 @@ class AgentActivities:
             max_iterations=llm.max_iterations,
             parallel_tool_calls=llm.parallel_tool_calls,
             provider=llm.provider,
+            has_hooks=bool(config.hooks),
         )
+
+    @activity.defn(name="PreToolUse")
+    async def pre_tool_use(self, turn: PreToolUseInput) -> list[HookOutcome]:
+        """Every call of the turn through the agent's hooks, before any tool runs."""
+        config = await self._config(turn.agent)
+        hooks = HookList.model_validate({"hooks": list(config.hooks)}).hooks
+
+        async def ask(hook: WebhookHook, tool: str, args: dict[str, Any],
+                      context: dict[str, str]) -> HookOutcome:  # fmt: skip
+            return await ask_webhook(self._http, hook, tool, args, context)
+
+        outcomes = []
+        for call in turn.calls:
+            context = {"tenant_id": turn.agent.tenant_id, "agent_id": turn.agent.agent_id,
+                       "call_id": call.id}  # fmt: skip
+            outcomes.append(await run_hooks(hooks, call.name, call.arguments, context, ask))
+        return outcomes
 
     @activity.defn(name="SessionRecord")
     async def session_record(self, record: SessionRecordInput) -> None:

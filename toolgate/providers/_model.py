@@ -21,6 +21,8 @@ class ToolCallOut(BaseModel):
     """As the provider sent them (OpenAI sends a JSON string)."""
     parse_error: str | None = None
     """Set when ``raw_arguments`` is not a JSON object: the loop answers the LLM with it."""
+    blocked: bool = False
+    """A PreToolUse hook blocked this call; ``parse_error`` holds the reason."""
 
 
 class Message(BaseModel):

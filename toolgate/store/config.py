@@ -91,6 +91,7 @@ class PostgresConfigSource:
             custom_tools=tuple(custom),
             cli_binaries=binaries,
             llm=dict(agent.other_config.get("llm") or {}),
+            hooks=tuple(agent.other_config.get("hooks") or ()),
             keyword_rules=tuple(
                 KeywordRule.from_json(r)
                 for r in (allowlist.value if allowlist else {}).get("rules", [])

@@ -8,6 +8,7 @@ from ._capabilities import infer_capability
 from ._context import build_context
 from ._custom import CustomTool, CustomToolDef, EnvVar, check_definition, render
 from ._groups import PROFILES, TOOL_GROUPS, GroupCatalog
+from ._hooks import HookList, HookOutcome, RewriteHook, WebhookHook, run_hooks
 from ._model import CallContext, Capability, ToolContext, ToolResult
 from ._paths import resolve_in_workspace, workspace_for
 from ._pipeline import (
@@ -71,12 +72,15 @@ __all__ = [
     "Explanation",
     "Governance",
     "GroupCatalog",
+    "HookList",
+    "HookOutcome",
     "PolicyInputs",
     "PolicyRequest",
     "RateLimit",
     "RateLimiter",
     "Registry",
     "Resolution",
+    "RewriteHook",
     "Scrubber",
     "SettingsLayers",
     "TokenBucketLimiter",
@@ -86,6 +90,7 @@ __all__ = [
     "ToolPolicy",
     "ToolResult",
     "ToolSpec",
+    "WebhookHook",
     "build_context",
     "catalog_for",
     "check_allowed",
@@ -107,6 +112,7 @@ __all__ = [
     "resolve",
     "resolve_in_workspace",
     "resolve_tool",
+    "run_hooks",
     "scrub_result",
     "scrub_value",
     "validate_arguments",

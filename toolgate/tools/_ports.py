@@ -37,6 +37,8 @@ class AgentConfig:
     cli_binaries: Mapping[str, CliBinary] = field(default_factory=dict)
     """The tenant's enabled credentialed binaries, by name, with their grants."""
     keyword_rules: tuple[KeywordRule, ...] = ()
+    hooks: tuple[Mapping[str, Any], ...] = ()
+    """The agent's PreToolUse hooks as stored (``tools.HookList`` reads them)."""
     llm: Mapping[str, Any] = field(default_factory=dict)
     """The agent's LLM settings as stored (``providers.AgentLLM`` reads them)."""
     _registries: dict[int, tuple[Registry, Registry]] = field(

@@ -26,12 +26,13 @@ with workflow.unsafe.imports_passed_through():
         AgentRef,
         AgentTurnSetup,
         LLMCallInput,
+        PreToolUseInput,
         SessionRecordInput,
         ToolInfo,
     )
     from ..activities.tool_call import ToolCall
     from ..providers import LLMRequest, LLMResponse, Message, ToolCallOut, ToolSchema
-    from ..tools import Capability, ToolResult
+    from ..tools import Capability, HookOutcome, ToolResult
     from .retry import retry_policy_for
     from .tool_call import GATE_MARGIN, HEARTBEAT_TIMEOUT
 
@@ -122,7 +123,8 @@ class AgentRunWorkflow:
                 Message(role="assistant", content=response.text, tool_calls=response.tool_calls)
             )
             if response.tool_calls:
-                await self._run_tools(response.tool_calls, setup)
+                calls = await self._pre_tool_use(start.agent, response.tool_calls, setup)
+                await self._run_tools(calls, setup)
                 await self._record(start)
                 continue
             if self._pending:
@@ -166,6 +168,22 @@ class AgentRunWorkflow:
         )
         return result
 
+    async def _pre_tool_use(
+        self, agent: AgentRef, calls: list[ToolCallOut], setup: AgentTurnSetup
+    ) -> list[ToolCallOut]:
+        """Hooks see every call before any tool starts; a block becomes a parse-error-like
+        refusal the LLM reads, a rewrite replaces the arguments."""
+        if not setup.has_hooks:
+            return calls
+        outcomes: list[HookOutcome] = await self._activity(
+            "PreToolUse", PreToolUseInput(agent=agent, calls=calls), list[HookOutcome]
+        )
+        return [
+            call.model_copy(update={"arguments": o.arguments}) if o.allowed
+            else call.model_copy(update={"parse_error": f"blocked: {o.reason}", "blocked": True})
+            for call, o in zip(calls, outcomes, strict=True)
+        ]  # fmt: skip
+
     async def _run_tools(self, calls: list[ToolCallOut], setup: AgentTurnSetup) -> None:
         """Read-only calls in bounded parallel batches; the rest alone; LLM's order kept."""
         known = {t.name: t for t in setup.tools}
@@ -201,6 +219,8 @@ class AgentRunWorkflow:
     async def _tool(
         self, call: ToolCallOut, info: ToolInfo | None, bound: asyncio.Semaphore
     ) -> ToolResult:
+        if call.blocked:
+            return ToolResult.error("hook_blocked", f"{call.name}: {call.parse_error}")
         if call.parse_error is not None:
             return ToolResult.error("invalid_arguments", f"{call.name}: {call.parse_error}")
         capability = info.capability if info else Capability.MUTATING

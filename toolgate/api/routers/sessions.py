@@ -18,7 +18,7 @@ from ...activities.agent import AgentRef
 from ...providers import AgentLLM, Message
 from ...services import Services
 from ...store import Principal, Session
-from ...tools import CallContext
+from ...tools import CallContext, HookList
 from ...worker.context import call_context
 from ...workflows import AgentRunInput, AgentRunStatus, AgentRunWorkflow, UserMessage
 from ..deps import AdminPrincipal, CurrentPrincipal, ServicesDep, TemporalClientDep, load_agent
@@ -99,6 +99,25 @@ async def get_agent_llm(
 ) -> AgentLLM:
     agent = await load_agent(services, principal, agent_id)
     return AgentLLM.model_validate(agent.other_config.get("llm") or {})
+
+
+@router.put("/v1/agents/{agent_id}/hooks", response_model=HookList)
+async def set_agent_hooks(
+    agent_id: str, body: HookList, services: ServicesDep, principal: AdminPrincipal
+) -> HookList:
+    """PreToolUse hooks (``rewrite``, ``webhook``), applied in order on the next turn."""
+    await load_agent(services, principal, agent_id)
+    hooks = [h.model_dump(mode="json") for h in body.hooks]
+    await services.agents.set_other_config(principal.tenant_id, agent_id, "hooks", hooks)
+    return body
+
+
+@router.get("/v1/agents/{agent_id}/hooks", response_model=HookList)
+async def get_agent_hooks(
+    agent_id: str, services: ServicesDep, principal: CurrentPrincipal
+) -> HookList:
+    agent = await load_agent(services, principal, agent_id)
+    return HookList.model_validate({"hooks": agent.other_config.get("hooks") or []})
 
 
 @router.post("/v1/sessions", status_code=201, response_model=SessionPublic)
