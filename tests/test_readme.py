@@ -21,7 +21,8 @@ PROMISES = [
     '"id":"acme"',
     '"decided_by":"agent_deny"',
     '"reason":"removed by agent deny list"',
-    '"tools":["edit","list_files","read_file","write_file"]',
+    '"tools":["edit","list_files","read_file","session_status","sessions_history",'
+    '"sessions_list","sessions_send","write_file"]',
     '{"code":"tool_not_allowed"',
     '"for_llm":"wrote 37 bytes to notes/db.txt"',
     '"for_llm":"url: postgres://app:[REDACTED]@db/app"',
@@ -39,6 +40,9 @@ PROMISES = [
     '"code":"cli_args_denied"',
     '"code":"cli_not_granted"',
     '"group":"credentialed_cli"',
+    'event: tool_started\ndata: {"index": 1, "id": "call_0_0", "name": "list_files"',
+    'event: assistant\ndata: {"index": 4, "text": "I looked around."}',
+    'event: done\ndata: {"state": "completed"',
 ]
 
 

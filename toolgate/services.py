@@ -34,8 +34,10 @@ from .store import (
 )
 from .tools import Governance, RateLimit, Registry, Scrubber, ToolContext
 from .tools.builtin import ExecLimits, FsLimits, builtin_registry
+from .tools.builtin.sessions import session_tools
 from .tools.shell import ShellGuard
 from .worker.context import ContextPropagation
+from .worker.session_directory import WorkerSessionDirectory
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,7 @@ class Services:
     tool_settings: ToolSettingsStore
     secrets: SecretStore
     sessions_store: SessionStore
+    session_directory: WorkerSessionDirectory
     custom_tools: CustomToolStore
     cli_binaries: CliBinaryStore
     configs: CachedConfigSource
@@ -80,11 +83,14 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
     engine = create_engine(database_url)
     sessions = sessionmaker(engine)
     audit = PostgresAuditLog(sessions)
+    directory = WorkerSessionDirectory()
     if registry is None:
         registry = builtin_registry(
             FsLimits(max_file_bytes=settings.max_file_bytes),
             ExecLimits(max_output_bytes=settings.exec_max_output_bytes),
         )
+        for tool in session_tools(directory):
+            registry.register(tool)
     shared = registry
     limit = RateLimit(per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst)
     # The config cache reads secrets (to scrub them) and secret writes invalidate it.
@@ -122,6 +128,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         tool_settings=ToolSettingsStore(sessions, configs.invalidate),
         secrets=secrets,
         sessions_store=SessionStore(sessions),
+        session_directory=directory,
         custom_tools=custom_tools,
         cli_binaries=cli_binaries,
         configs=configs,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 import httpx
@@ -16,7 +17,8 @@ SCRIPT = {"provider": "scripted", "system_prompt": "Be brief.", "script": {"turn
 
 
 async def _agent(api: httpx.AsyncClient, acme: TenantKeys, llm: dict[str, Any]) -> str:
-    agent = (await api.post("/v1/agents", json={"name": "chat"}, headers=acme.admin)).json()["id"]
+    name = f"chat-{uuid.uuid4().hex[:6]}"
+    agent = (await api.post("/v1/agents", json={"name": name}, headers=acme.admin)).json()["id"]
     put = await api.put(f"/v1/agents/{agent}/llm", json=llm, headers=acme.admin)
     assert put.status_code == 200, put.text
     return str(agent)
@@ -98,3 +100,32 @@ async def test_bad_llm_settings_are_refused(api: httpx.AsyncClient, acme: Tenant
     for bad in ({"provider": "gpt"}, {"max_iterations": 0}, {"parallel_tool_calls": 99}):
         response = await api.put(f"/v1/agents/{agent}/llm", json=bad, headers=acme.admin)
         assert response.status_code == 422, bad
+
+
+async def test_session_tools_list_read_and_send_across_sessions(
+    api: httpx.AsyncClient, acme: TenantKeys
+) -> None:
+    listener = await _agent(api, acme, {"provider": "scripted",
+                                        "script": {"turns": [{"text": "noted"}]}})  # fmt: skip
+    inbox = (await api.post("/v1/sessions", json={"agent_id": listener}, headers=acme.user)).json()
+    sender = await _agent(api, acme, {"provider": "scripted", "script": {"turns": [
+        {"tool_calls": [{"name": "sessions_list"}, {"name": "session_status"},
+                        {"name": "sessions_send",
+                         "arguments": {"session_id": inbox["id"], "text": "ping from sender"}},
+                        {"name": "sessions_history", "arguments": {"session_id": inbox["id"]}}]},
+        {"text": "sent"}]}})  # fmt: skip
+    mine = (await api.post("/v1/sessions", json={"agent_id": sender}, headers=acme.user)).json()
+    run_id = (await api.post(f"/v1/sessions/{mine['id']}/messages", json={"text": "go"},
+                             headers=acme.user)).json()["run_id"]  # fmt: skip
+    assert (await _events(api, acme, run_id))[-1][1]["state"] == "completed"
+    tools = [m for m in (await api.get(f"/v1/runs/{run_id}/history", headers=acme.user)).json()
+             if m["role"] == "tool"]  # fmt: skip
+    listed = json.loads(tools[0]["content"])
+    assert [s["id"] for s in listed] == [mine["id"]]  # this agent's sessions only
+    assert json.loads(tools[1]["content"])["state"] == "running"
+    assert tools[2]["content"].startswith(f"message started to session {inbox['id']}")
+    assert tools[3]["is_error"] and "no session" in tools[3]["content"]  # not this agent's
+    delivered = (await api.get(f"/v1/sessions/{inbox['id']}", headers=acme.user)).json()
+    await _events(api, acme, delivered["current_run"])
+    stored = (await api.get(f"/v1/sessions/{inbox['id']}/messages", headers=acme.user)).json()
+    assert [m["content"] for m in stored] == ["ping from sender", "noted"]

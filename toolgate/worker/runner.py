@@ -22,6 +22,7 @@ def build_worker(
     client: Client, services: Services, *, max_concurrent_activities: int = 64
 ) -> Worker:
     settings = services.settings
+    services.session_directory.bind(services, client)
     agent = AgentActivities(services)
     return Worker(
         client,

@@ -10,17 +10,14 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
-from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
-from temporalio.common import WorkflowIDReusePolicy
-from temporalio.service import RPCError
+from temporalio.client import Client, WorkflowHandle
 
-from ...activities.agent import AgentRef
+from ...conversations import deliver, is_running
 from ...providers import AgentLLM, Message
 from ...services import Services
 from ...store import Principal, Session
-from ...tools import CallContext, HookList
-from ...worker.context import call_context
-from ...workflows import AgentRunInput, AgentRunStatus, AgentRunWorkflow, UserMessage
+from ...tools import HookList
+from ...workflows import AgentRunStatus, AgentRunWorkflow, UserMessage
 from ..deps import AdminPrincipal, CurrentPrincipal, ServicesDep, TemporalClientDep, load_agent
 from ..errors import ApiError
 
@@ -72,13 +69,6 @@ async def _run(services: Services, principal: Principal, temporal: Client, run_i
         raise ApiError(404, "run_not_found", f"no run {run_id!r} in your tenant")
     await _session(services, principal, parts[0])
     return temporal.get_workflow_handle_for(AgentRunWorkflow.run, run_id)
-
-
-async def _running(handle: WorkflowHandle[Any, Any]) -> bool:
-    try:
-        return (await handle.describe()).status == WorkflowExecutionStatus.RUNNING
-    except RPCError:
-        return False
 
 
 @router.put("/v1/agents/{agent_id}/llm", response_model=AgentLLM)
@@ -170,27 +160,8 @@ async def send_message(
 ) -> RunAccepted:
     """Give the running run this message, or start a run with the whole conversation."""
     session = await _session(services, principal, session_id)
-    if session.current_run is not None:
-        handle = temporal.get_workflow_handle_for(AgentRunWorkflow.run, session.current_run)
-        if await _running(handle):
-            await handle.signal(AgentRunWorkflow.user_message, UserMessage(text=body.text))
-            return RunAccepted(run_id=session.current_run, session_id=session_id,
-                               delivered="signalled")  # fmt: skip
-    history = await services.sessions_store.messages(session_id, 0, 10_000)
-    run_id = await services.sessions_store.next_run(principal.tenant_id, session_id)
-    ref = AgentRef(tenant_id=session.tenant_id, agent_id=session.agent_id,
-                   channel=session.channel, chat_id=session.chat_id)  # fmt: skip
-    start = AgentRunInput(agent=ref, message=body.text, history=history, session_id=session_id)
-    context = CallContext(tenant_id=session.tenant_id, agent_id=session.agent_id,
-                          user_id=session.user_id, session_key=session_id,
-                          channel=session.channel, chat_id=session.chat_id)  # fmt: skip
-    with call_context(context):
-        await temporal.start_workflow(
-            AgentRunWorkflow.run, start, id=run_id, task_queue=services.settings.task_queue,
-            id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-            static_summary=f"session {session_id}",
-        )  # fmt: skip
-    return RunAccepted(run_id=run_id, session_id=session_id, delivered="started")
+    run_id, delivered = await deliver(services, temporal, session, body.text)
+    return RunAccepted(run_id=run_id, session_id=session_id, delivered=delivered)
 
 
 @router.get("/v1/runs/{run_id}", response_model=AgentRunStatus)
@@ -219,7 +190,7 @@ async def signal_run(
 ) -> RunAccepted:
     """A message to this run; a finished run answers 409 (post to its session instead)."""
     handle = await _run(services, principal, temporal, run_id)
-    if not await _running(handle):
+    if not await is_running(handle):
         raise ApiError(409, "run_finished", f"run {run_id} has finished; send the message to "
                        "its session with POST /v1/sessions/{id}/messages")  # fmt: skip
     await handle.signal(AgentRunWorkflow.user_message, UserMessage(text=body.text))
@@ -232,7 +203,7 @@ async def cancel_run(
     run_id: str, services: ServicesDep, temporal: TemporalClientDep, principal: CurrentPrincipal
 ) -> JSONResponse:
     handle = await _run(services, principal, temporal, run_id)
-    if not await _running(handle):
+    if not await is_running(handle):
         raise ApiError(409, "run_finished", f"run {run_id} has already finished")
     await handle.signal(AgentRunWorkflow.cancel)
     return JSONResponse({"run_id": run_id, "cancelling": True}, status_code=202)
@@ -253,7 +224,7 @@ async def run_events(
     async def stream() -> AsyncIterator[str]:
         sent = 0
         while True:
-            running = await _running(handle)
+            running = await is_running(handle)
             history = await handle.query(AgentRunWorkflow.history)
             for index, message in enumerate(history[sent:], start=sent):
                 yield _message_events(index, message)
