@@ -14,5 +14,6 @@ for name in (
     "shell_guard",
     "scrubber_throughput",
     "temporal_throughput",
+    "agent_loop",
 ):
     runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")

@@ -122,3 +122,20 @@ class ShowSettings:
         import json
 
         return ToolResult.ok(json.dumps(dict(ctx.settings), sort_keys=True))
+
+
+class Nap:
+    """A read-only tool that takes ``seconds`` (default 0.1): for scheduling figures."""
+
+    spec = ToolSpec(
+        name="nap",
+        description="Wait a moment, then answer",
+        parameters={"type": "object", "properties": {"seconds": {"type": "number"}}},
+        capability=Capability.READ_ONLY,
+    )
+
+    async def execute(self, ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+        import asyncio
+
+        await asyncio.sleep(float(args.get("seconds", 0.1)))
+        return ToolResult.ok("rested")

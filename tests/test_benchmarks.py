@@ -10,7 +10,13 @@ import asyncio
 
 import pytest
 
-from benchmarks import pipeline_overhead, policy_resolution, shell_guard, temporal_throughput
+from benchmarks import (
+    agent_loop,
+    pipeline_overhead,
+    policy_resolution,
+    shell_guard,
+    temporal_throughput,
+)
 
 
 def test_pipeline_overhead_runs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -35,3 +41,10 @@ def test_shell_guard_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shell_guard, "EXEC_RUNS", 3)
     rates, latency, overhead = shell_guard.main()
     assert rates.lookalikes_total > 0 and latency["n"] > 0 and overhead["ratio"] > 0
+
+
+@pytest.mark.devserver
+def test_agent_loop_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(agent_loop, "TURNS", 2)
+    figures = agent_loop.main()
+    assert figures["parallel_s"] > 0 and figures["per_iteration_ms"] > 0
