@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
+import httpx
 import typer
 
 from .config import Settings
@@ -211,3 +212,23 @@ def check_command_cli(
     verdict = check_command(command, dict.fromkeys(off or [], False))
     typer.echo(json.dumps(verdict.as_json()))
     raise typer.Exit(0 if verdict.allowed else 1)
+
+
+@app.command("chat")
+def chat_command(
+    agent: Annotated[str, typer.Option("--agent", help="The agent to talk to")],
+    api: Annotated[str, typer.Option(envvar="TOOLGATE_API_URL")] = "http://127.0.0.1:8000",
+    key: Annotated[str, typer.Option(envvar="TOOLGATE_API_KEY", help="An API key")] = "",
+    session: Annotated[str | None, typer.Option(help="Continue this session")] = None,
+) -> None:
+    """Talk to an agent in the terminal; tool calls are shown as they happen."""
+    from .chat import ChatError, chat
+
+    if not key:
+        raise _fail("set TOOLGATE_API_KEY (or --key) to an API key of the agent's tenant", 2)
+    try:
+        chat(api, key, agent, session)
+    except ChatError as exc:
+        raise _fail(str(exc)) from None
+    except httpx.HTTPError as exc:
+        raise _fail(f"cannot reach the API at {api}: {exc}") from None
