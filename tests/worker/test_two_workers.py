@@ -11,6 +11,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from temporalio.client import Client
@@ -63,9 +64,13 @@ def two_workers(
     try:
         yield task_queue, procs
     finally:
+        killed = {i for i, proc in enumerate(procs) if proc.poll() is not None}
         for proc in procs:
-            proc.send_signal(signal.SIGTERM)
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
         for i, proc in enumerate(procs):
+            if i in killed:
+                continue  # a test killed it on purpose
             try:
                 code = proc.wait(90)  # a loaded CI machine can take a while; not a timing test
             except subprocess.TimeoutExpired:
@@ -221,5 +226,61 @@ async def test_a_deny_group_toggle_reaches_both_workers_without_a_restart(
         )
         after = await _call_until_both_workers_answered(client, task_queue, agent, "exec", dump)
         assert {code for _, code in after} == {None}, after
+    finally:
+        await services.close()
+
+
+@pytest.mark.devserver
+async def test_a_killed_worker_loses_nothing_and_no_mutating_tool_runs_twice(
+    temporal_dev_server: WorkflowEnvironment,
+    two_workers: tuple[str, list[subprocess.Popen[bytes]]],
+    pg_url: str,
+    tmp_path: Path,
+) -> None:
+    from toolgate.activities.agent import AgentRef
+    from toolgate.workflows import AgentRunInput, AgentRunWorkflow
+
+    task_queue, procs = two_workers
+    client = toolgate_client(temporal_dev_server)
+    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
+    try:
+        tenant = new_tenant()
+        await services.tenants.create(tenant)
+        agent = await services.agents.create(tenant, "sturdy", {})
+
+        def run(command: str) -> dict[str, Any]:
+            return {"tool_calls": [{"name": "exec", "arguments": {"command": command}}]}
+
+        script = {"turns": [
+            run("echo once >> log.txt"), run("echo twice >> log.txt; sleep 600"),
+            {"tool_calls": [{"name": "read_file", "arguments": {"path": "log.txt"}}]},
+            {"text": "finished"}]}  # fmt: skip
+        llm = {"provider": "scripted", "script": script}
+        await services.agents.set_other_config(tenant, agent.id, "llm", llm)
+        await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
+        log = tmp_path / "ws" / tenant / agent.id / "_shared" / "log.txt"
+        ref = AgentRef(tenant_id=tenant, agent_id=agent.id)
+        with call_context(CallContext(tenant_id=tenant, agent_id=agent.id)):
+            handle = await client.start_workflow(
+                AgentRunWorkflow.run, AgentRunInput(agent=ref, message="go"),
+                id=f"sturdy-{uuid.uuid4().hex}", task_queue=task_queue,
+            )  # fmt: skip
+        for _ in range(600):  # until the second exec runs (not a timing assertion)
+            if log.exists() and log.read_text().count("\n") == 2:
+                break
+            await asyncio.sleep(0.05)
+        history = await handle.fetch_history()
+        running = [e.activity_task_started_event_attributes.identity for e in history.events
+                   if e.HasField("activity_task_started_event_attributes")][-1]  # fmt: skip
+        victim = next(p for p in procs if running.startswith(f"{p.pid}@"))
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        status = await handle.result()  # the other worker carries on
+        assert status.state == "completed" and status.final_text == "finished"
+        assert log.read_text() == "once\ntwice\n"  # neither exec ran a second time
+        tools = [m for m in await handle.query(AgentRunWorkflow.history) if m.role == "tool"]
+        assert tools[0].content == "exit code 0\n"
+        assert tools[1].is_error and "exec failed" in tools[1].content  # heartbeat timeout
+        assert tools[2].content == "once\ntwice\n"
     finally:
         await services.close()

@@ -38,6 +38,7 @@ from ..tools import (
     run_hooks,
 )
 from .hooks import ask_webhook
+from .tool_call import heartbeating
 
 if TYPE_CHECKING:
     from ..services import Services
@@ -154,10 +155,11 @@ class AgentActivities:
             return await ask_webhook(self._http, hook, tool, args, context)
 
         outcomes = []
-        for call in turn.calls:
-            context = {"tenant_id": turn.agent.tenant_id, "agent_id": turn.agent.agent_id,
-                       "call_id": call.id}  # fmt: skip
-            outcomes.append(await run_hooks(hooks, call.name, call.arguments, context, ask))
+        async with heartbeating():
+            for call in turn.calls:
+                context = {"tenant_id": turn.agent.tenant_id, "agent_id": turn.agent.agent_id,
+                           "call_id": call.id}  # fmt: skip
+                outcomes.append(await run_hooks(hooks, call.name, call.arguments, context, ask))
         return outcomes
 
     @activity.defn(name="SessionRecord")
@@ -174,7 +176,8 @@ class AgentActivities:
         try:
             secrets = await self._services.secrets.values(call.agent.tenant_id)
             provider = _build_provider(llm, secrets, self._http)
-            return await provider.complete(call.request)
+            async with heartbeating():
+                return await provider.complete(call.request)
         except ProviderRateLimited as exc:
             delay = timedelta(seconds=exc.retry_after) if exc.retry_after is not None else None
             raise ApplicationError(exc.message, type=exc.code, next_retry_delay=delay) from exc

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -54,13 +54,21 @@ async def run_tool(args: Sequence[RawValue]) -> ToolResult:  # noqa: ARG001 - th
             type="GovernanceMissing",
             non_retryable=True,
         )
-    heartbeat = asyncio.create_task(_heartbeat())
-    try:
+    async with heartbeating():
         return await execute_with_timeout(call.tool, call.context, call.arguments)
+
+
+@contextlib.asynccontextmanager
+async def heartbeating() -> AsyncIterator[None]:
+    """Heartbeat while the body runs, so a dead worker is noticed in one heartbeat
+    timeout instead of the whole start-to-close timeout."""
+    task = asyncio.create_task(_heartbeat())
+    try:
+        yield
     finally:
-        heartbeat.cancel()
+        task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
-            await heartbeat
+            await task
 
 
 async def _heartbeat() -> None:

@@ -139,7 +139,7 @@ class AgentRunWorkflow:
         task = asyncio.ensure_future(
             workflow.execute_activity(
                 name, arg, result_type=result_type, start_to_close_timeout=LLM_TIMEOUT,
-                retry_policy=LLM_RETRY,
+                heartbeat_timeout=HEARTBEAT_TIMEOUT, retry_policy=LLM_RETRY,
             )
         )  # fmt: skip
         return await self._track(task)
