@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 
 from toolgate.config import Settings
-from toolgate.services import build_services
+from toolgate.services import Services, build_services
 from toolgate.store import Agent
 from toolgate.tools import CallContext, Capability
 from toolgate.worker import call_context
@@ -95,6 +95,22 @@ async def _pollers(env: WorkflowEnvironment, task_queue: str) -> int:
     return len({p.identity for p in response.pollers})
 
 
+@pytest.fixture
+async def own_services(pg_url: str) -> AsyncIterator[Services]:
+    """This test process's services (the workers are other processes)."""
+    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
+    try:
+        yield services
+    finally:
+        await services.close()
+
+
+async def _new_agent(services: Services, name: str, policy: dict[str, Any]) -> Agent:
+    tenant = new_tenant()
+    await services.tenants.create(tenant)
+    return await services.agents.create(tenant, name, policy)
+
+
 async def _both_polling(
     env: WorkflowEnvironment, task_queue: str, procs: list[subprocess.Popen[bytes]], logs: Path
 ) -> None:
@@ -109,15 +125,11 @@ async def _both_polling(
 async def test_rate_limit_holds_across_two_worker_processes(
     temporal_dev_server: WorkflowEnvironment,
     two_workers: tuple[str, list[subprocess.Popen[bytes]]],
-    pg_url: str,
+    own_services: Services,
     tmp_path: Path,
 ) -> None:
     task_queue, procs = two_workers
-    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
-    tenant = new_tenant()
-    await services.tenants.create(tenant)
-    agent = await services.agents.create(tenant, "busy", {"allow": ["list_files"]})
-    await services.close()
+    agent = await _new_agent(own_services, "busy", {"allow": ["list_files"]})
     client = toolgate_client(temporal_dev_server)
     await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
 
@@ -178,109 +190,97 @@ async def _call_until_both_workers_answered(
 async def test_a_policy_change_reaches_both_workers_without_a_restart(
     temporal_dev_server: WorkflowEnvironment,
     two_workers: tuple[str, list[subprocess.Popen[bytes]]],
-    pg_url: str,
+    own_services: Services,
     tmp_path: Path,
 ) -> None:
+    services = own_services
     task_queue, procs = two_workers
     client = toolgate_client(temporal_dev_server)
-    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
-    try:
-        tenant = new_tenant()
-        await services.tenants.create(tenant)
-        agent = await services.agents.create(tenant, "steady", {"allow": ["list_files"]})
-        await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
-        # Both workers have now read (and cached) the agent's config.
-        before = await _call_until_both_workers_answered(client, task_queue, agent)
-        assert {code for _, code in before} == {None}
-        await services.agents.set_policy(tenant, agent.id, {"deny": ["list_files"]})
-        after = await _call_until_both_workers_answered(client, task_queue, agent)
-        assert {code for _, code in after} == {"tool_not_allowed"}, after
-        await services.tool_settings.set_tenant(tenant, "list_files", {"note": "ok"})
-        await services.agents.set_policy(tenant, agent.id, {})
-        again = await _call_until_both_workers_answered(client, task_queue, agent)
-        assert {code for _, code in again} == {None}, again
-    finally:
-        await services.close()
+    agent = await _new_agent(services, "steady", {"allow": ["list_files"]})
+    tenant = agent.tenant_id
+    await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
+    # Both workers have now read (and cached) the agent's config.
+    before = await _call_until_both_workers_answered(client, task_queue, agent)
+    assert {code for _, code in before} == {None}
+    await services.agents.set_policy(tenant, agent.id, {"deny": ["list_files"]})
+    after = await _call_until_both_workers_answered(client, task_queue, agent)
+    assert {code for _, code in after} == {"tool_not_allowed"}, after
+    await services.tool_settings.set_tenant(tenant, "list_files", {"note": "ok"})
+    await services.agents.set_policy(tenant, agent.id, {})
+    again = await _call_until_both_workers_answered(client, task_queue, agent)
+    assert {code for _, code in again} == {None}, again
 
 
 @pytest.mark.devserver
 async def test_a_deny_group_toggle_reaches_both_workers_without_a_restart(
     temporal_dev_server: WorkflowEnvironment,
     two_workers: tuple[str, list[subprocess.Popen[bytes]]],
-    pg_url: str,
+    own_services: Services,
     tmp_path: Path,
 ) -> None:
+    services = own_services
     task_queue, procs = two_workers
     client = toolgate_client(temporal_dev_server)
-    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
-    try:
-        tenant = new_tenant()
-        await services.tenants.create(tenant)
-        agent = await services.agents.create(tenant, "shell", {"allow": ["exec"]})
-        await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
-        dump = {"command": "printenv"}
-        before = await _call_until_both_workers_answered(client, task_queue, agent, "exec", dump)
-        assert {code for _, code in before} == {"command_denied"}
-        await services.agents.set_other_config(
-            tenant, agent.id, "shell_deny_groups", {"env_dump": False}
-        )
-        after = await _call_until_both_workers_answered(client, task_queue, agent, "exec", dump)
-        assert {code for _, code in after} == {None}, after
-    finally:
-        await services.close()
+    agent = await _new_agent(services, "shell", {"allow": ["exec"]})
+    tenant = agent.tenant_id
+    await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
+    dump = {"command": "printenv"}
+    before = await _call_until_both_workers_answered(client, task_queue, agent, "exec", dump)
+    assert {code for _, code in before} == {"command_denied"}
+    await services.agents.set_other_config(
+        tenant, agent.id, "shell_deny_groups", {"env_dump": False}
+    )
+    after = await _call_until_both_workers_answered(client, task_queue, agent, "exec", dump)
+    assert {code for _, code in after} == {None}, after
 
 
 @pytest.mark.devserver
 async def test_a_killed_worker_loses_nothing_and_no_mutating_tool_runs_twice(
     temporal_dev_server: WorkflowEnvironment,
     two_workers: tuple[str, list[subprocess.Popen[bytes]]],
-    pg_url: str,
+    own_services: Services,
     tmp_path: Path,
 ) -> None:
+    services = own_services
     from toolgate.activities.agent import AgentRef
     from toolgate.workflows import AgentRunInput, AgentRunWorkflow
 
     task_queue, procs = two_workers
     client = toolgate_client(temporal_dev_server)
-    services = build_services(Settings(database_url=pg_url, secret_keys=SECRET_KEYS))
-    try:
-        tenant = new_tenant()
-        await services.tenants.create(tenant)
-        agent = await services.agents.create(tenant, "sturdy", {})
+    agent = await _new_agent(services, "sturdy", {})
+    tenant = agent.tenant_id
 
-        def run(command: str) -> dict[str, Any]:
-            return {"tool_calls": [{"name": "exec", "arguments": {"command": command}}]}
+    def run(command: str) -> dict[str, Any]:
+        return {"tool_calls": [{"name": "exec", "arguments": {"command": command}}]}
 
-        script = {"turns": [
-            run("echo once >> log.txt"), run("echo twice >> log.txt; sleep 600"),
-            {"tool_calls": [{"name": "read_file", "arguments": {"path": "log.txt"}}]},
-            {"text": "finished"}]}  # fmt: skip
-        llm = {"provider": "scripted", "script": script}
-        await services.agents.set_other_config(tenant, agent.id, "llm", llm)
-        await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
-        log = tmp_path / "ws" / tenant / agent.id / "_shared" / "log.txt"
-        ref = AgentRef(tenant_id=tenant, agent_id=agent.id)
-        with call_context(CallContext(tenant_id=tenant, agent_id=agent.id)):
-            handle = await client.start_workflow(
-                AgentRunWorkflow.run, AgentRunInput(agent=ref, message="go"),
-                id=f"sturdy-{uuid.uuid4().hex}", task_queue=task_queue,
-            )  # fmt: skip
-        for _ in range(600):  # until the second exec runs (not a timing assertion)
-            if log.exists() and log.read_text().count("\n") == 2:
-                break
-            await asyncio.sleep(0.05)
-        history = await handle.fetch_history()
-        running = [e.activity_task_started_event_attributes.identity for e in history.events
-                   if e.HasField("activity_task_started_event_attributes")][-1]  # fmt: skip
-        victim = next(p for p in procs if running.startswith(f"{p.pid}@"))
-        victim.send_signal(signal.SIGKILL)
-        victim.wait()
-        status = await handle.result()  # the other worker carries on
-        assert status.state == "completed" and status.final_text == "finished"
-        assert log.read_text() == "once\ntwice\n"  # neither exec ran a second time
-        tools = [m for m in await handle.query(AgentRunWorkflow.history) if m.role == "tool"]
-        assert tools[0].content == "exit code 0\n"
-        assert tools[1].is_error and "exec failed" in tools[1].content  # heartbeat timeout
-        assert tools[2].content == "once\ntwice\n"
-    finally:
-        await services.close()
+    script = {"turns": [
+        run("echo once >> log.txt"), run("echo twice >> log.txt; sleep 45"),
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "log.txt"}}]},
+        {"text": "finished"}]}  # fmt: skip
+    llm = {"provider": "scripted", "script": script}
+    await services.agents.set_other_config(tenant, agent.id, "llm", llm)
+    await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
+    log = tmp_path / "ws" / tenant / agent.id / "_shared" / "log.txt"
+    ref = AgentRef(tenant_id=tenant, agent_id=agent.id)
+    with call_context(CallContext(tenant_id=tenant, agent_id=agent.id)):
+        handle = await client.start_workflow(
+            AgentRunWorkflow.run, AgentRunInput(agent=ref, message="go"),
+            id=f"sturdy-{uuid.uuid4().hex}", task_queue=task_queue,
+        )  # fmt: skip
+    for _ in range(600):  # until the second exec runs (not a timing assertion)
+        if log.exists() and log.read_text().count("\n") == 2:
+            break
+        await asyncio.sleep(0.05)
+    history = await handle.fetch_history()
+    running = [e.activity_task_started_event_attributes.identity for e in history.events
+               if e.HasField("activity_task_started_event_attributes")][-1]  # fmt: skip
+    victim = next(p for p in procs if running.startswith(f"{p.pid}@"))
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    status = await handle.result()  # the other worker carries on
+    assert status.state == "completed" and status.final_text == "finished"
+    assert log.read_text() == "once\ntwice\n"  # neither exec ran a second time
+    tools = [m for m in await handle.query(AgentRunWorkflow.history) if m.role == "tool"]
+    assert tools[0].content == "exit code 0\n"
+    assert tools[1].is_error and "exec failed" in tools[1].content  # heartbeat timeout
+    assert tools[2].content == "once\ntwice\n"
