@@ -107,7 +107,14 @@ async def temporal_dev_server() -> AsyncIterator[WorkflowEnvironment]:
         dev_server_existing_path=str(temporal_binary()),
         ui=False,
         dev_server_log_level="error",
-    )
+        # One partition per task queue: "both workers are polling" is then visible at
+        # once (with several partitions a poller shows only when it polls the root one,
+        # which can take a whole long-poll of up to a minute).
+        dev_server_extra_args=[
+            "--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+            "--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+        ],
+    )  # fmt: skip
     try:
         yield env
     finally:
