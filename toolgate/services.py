@@ -102,10 +102,8 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
     )
     scrubber = Scrubber(settings.dynamic_scrub_values())
 
-    async def registry_for(ctx: ToolContext) -> Registry:
-        """Built-ins, plus the agent's custom tools (cached with its config)."""
-        config = await configs.agent_config(ctx.tenant_id, ctx.agent_id)
-        return config.registry(shared) if config is not None else shared
+    async def registry_for(_ctx: ToolContext) -> Registry:
+        return shared  # the gate overlays the agent's custom tools from its config
 
     approvals = PostgresApprovals(sessions, scrubber)
     governance = Governance(

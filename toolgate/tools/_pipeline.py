@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._model import Capability, ToolContext, ToolResult
 from ._policy import PolicyRequest, check_allowed
-from ._ports import AuditEntry, AuditLog, ConfigSource
+from ._ports import AgentConfig, AuditEntry, AuditLog, ConfigSource
 from ._ratelimit import RateLimiter
 from ._registry import Registry
 from ._schema import validate_arguments
@@ -69,20 +69,24 @@ def policy_request(ctx: ToolContext) -> PolicyRequest:
     )
 
 
-async def check_policy(
-    configs: ConfigSource, registry: Registry, ctx: ToolContext, name: str
+async def load_config(configs: ConfigSource, ctx: ToolContext) -> AgentConfig | None:
+    """The agent's config, read once per call; a store that fails refuses the call."""
+    try:
+        return await configs.agent_config(ctx.tenant_id, ctx.agent_id)
+    except ToolgateError:
+        raise
+    except Exception as exc:  # fail closed: no config, no call (credentials included)
+        raise InfrastructureError(f"configuration store unavailable: {exc}") from exc
+
+
+def check_policy(
+    config: AgentConfig | None, registry: Registry, ctx: ToolContext, name: str
 ) -> ToolContext:
     """Step 3: the tool must be in the agent's effective tool list (spec §6).
 
     Returns the context with this tool's merged settings (spec §9), read here so the
     tool sees the configuration of this turn, not of the worker's start.
     """
-    try:
-        config = await configs.agent_config(ctx.tenant_id, ctx.agent_id)
-    except ToolgateError:
-        raise
-    except Exception as exc:  # fail closed: no config, no call (credentials included)
-        raise InfrastructureError(f"configuration store unavailable: {exc}") from exc
     if config is None:
         raise ToolNotAllowed(f"agent {ctx.agent_id} does not exist in tenant {ctx.tenant_id}")
     check_allowed(config.resolution(registry, policy_request(ctx)), name, ctx.agent_id)
@@ -192,9 +196,12 @@ async def governed_call(
     started = time.perf_counter()
     outcome = "refused"
     try:
+        config = await load_config(gov.configs, ctx)
         registry = await gov.registry_for(ctx)
+        if config is not None:
+            registry = config.registry(registry)  # the agent's custom tools, phase two
         tool = resolve_tool(registry, tool_name)
-        ctx = await check_policy(gov.configs, registry, ctx, tool_name)
+        ctx = check_policy(config, registry, ctx, tool_name)
         check_arguments(tool, args)
         await check_rate_limit(gov.limiter, ctx)
         await check_command(gov.command_guard, tool, ctx, args)
@@ -249,6 +256,7 @@ __all__ = [
     "check_rate_limit",
     "execute_with_timeout",
     "governed_call",
+    "load_config",
     "policy_request",
     "resolve_tool",
     "scrub_result",
