@@ -15,5 +15,6 @@ for name in (
     "scrubber_throughput",
     "temporal_throughput",
     "agent_loop",
+    "subagents",
 ):
     runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")

@@ -15,6 +15,7 @@ from benchmarks import (
     pipeline_overhead,
     policy_resolution,
     shell_guard,
+    subagents,
     temporal_throughput,
 )
 
@@ -48,3 +49,10 @@ def test_agent_loop_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(agent_loop, "TURNS", 2)
     figures = agent_loop.main()
     assert figures["parallel_s"] > 0 and figures["per_iteration_ms"] > 0
+
+
+@pytest.mark.devserver
+def test_subagents_benchmark_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(subagents, "SAMPLES", 1)
+    figures = subagents.main()
+    assert figures["spawn_to_running_ms"] > 0 and figures["ratio"] > 0

@@ -22,7 +22,7 @@ PROMISES = [
     '"decided_by":"agent_deny"',
     '"reason":"removed by agent deny list"',
     '"tools":["edit","list_files","read_file","session_status","sessions_history",'
-    '"sessions_list","sessions_send","write_file"]',
+    '"sessions_list","sessions_send","spawn","write_file"]',
     '{"code":"tool_not_allowed"',
     '"for_llm":"wrote 37 bytes to notes/db.txt"',
     '"for_llm":"url: postgres://app:[REDACTED]@db/app"',
@@ -43,6 +43,8 @@ PROMISES = [
     'event: tool_started\ndata: {"index": 1, "id": "call_0_0", "name": "list_files"',
     'event: assistant\ndata: {"index": 4, "text": "I looked around."}',
     'event: done\ndata: {"state": "completed"',
+    "completed] done fast\ncompleted] done fast",
+    "sub-1 a cancelled\nsub-2 b cancelled\nsub-3 c completed\nsub-4 a completed",
 ]
 
 

@@ -30,10 +30,11 @@ async def is_running(handle: WorkflowHandle[Any, Any]) -> bool:
 
 
 async def deliver(
-    services: Services, client: Client, session: Session, text: str
+    services: Services, client: Client, session: Session, text: str, ending_run: str = ""
 ) -> tuple[str, str]:
-    """(run id, ``signalled`` or ``started``)."""
-    if session.current_run is not None:
+    """(run id, ``signalled`` or ``started``). ``ending_run``: a run that is still open but
+    will read no more messages (it is forwarding what it did not read)."""
+    if session.current_run is not None and session.current_run != ending_run:
         handle = client.get_workflow_handle_for(AgentRunWorkflow.run, session.current_run)
         if await is_running(handle):
             await handle.signal(AgentRunWorkflow.user_message, UserMessage(text=text))

@@ -15,8 +15,10 @@ from temporalio.common import HeaderCodecBehavior
 from .config import Settings
 from .crypto import KeyRing, encrypted_data_converter
 from .store import (
+    AgentLinkStore,
     AgentStore,
     CachedConfigSource,
+    ChildRunStore,
     CliBinaryStore,
     CustomToolStore,
     KeyStore,
@@ -56,6 +58,8 @@ class Services:
     session_directory: WorkerSessionDirectory
     custom_tools: CustomToolStore
     cli_binaries: CliBinaryStore
+    child_runs: ChildRunStore
+    agent_links: AgentLinkStore
     configs: CachedConfigSource
     audit: PostgresAuditLog
     approvals: PostgresApprovals
@@ -129,6 +133,8 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         session_directory=directory,
         custom_tools=custom_tools,
         cli_binaries=cli_binaries,
+        child_runs=ChildRunStore(sessions),
+        agent_links=AgentLinkStore(sessions),
         configs=configs,
         audit=audit,
         approvals=approvals,

@@ -24,7 +24,10 @@ def upgrade() -> None:
         "agents",
         sa.Column("id", postgresql.UUID(as_uuid=True), primary_key=True),
         sa.Column(
-            "tenant_id", sa.String(63), sa.ForeignKey("tenants.id", ondelete="CASCADE"), nullable=False
+            "tenant_id",
+            sa.String(63),
+            sa.ForeignKey("tenants.id", ondelete="CASCADE"),
+            nullable=False,
         ),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("allowed_tools", postgresql.JSONB, nullable=False, server_default="[]"),
@@ -48,7 +51,9 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now()),
     )
     op.create_index("ix_tool_audit_call", "tool_audit", ["tool_call_id"])
-    op.create_index("ix_tool_audit_agent_time", "tool_audit", ["tenant_id", "agent_id", "created_at"])
+    op.create_index(
+        "ix_tool_audit_agent_time", "tool_audit", ["tenant_id", "agent_id", "created_at"]
+    )
     op.create_table(
         "rate_limit_buckets",
         sa.Column("key", sa.Text, primary_key=True),

@@ -25,9 +25,7 @@ def _tenant_fk() -> sa.Column:  # type: ignore[type-arg]
 
 def upgrade() -> None:
     op.add_column("tenants", sa.Column("name", sa.Text, nullable=False, server_default=""))
-    op.add_column(
-        "tenants", sa.Column("tool_policy", JSONB, nullable=False, server_default="{}")
-    )
+    op.add_column("tenants", sa.Column("tool_policy", JSONB, nullable=False, server_default="{}"))
     op.execute("INSERT INTO tenants (id, name) VALUES ('master', 'platform operators') "
                "ON CONFLICT (id) DO NOTHING")  # fmt: skip
 
@@ -116,9 +114,7 @@ def downgrade() -> None:
         "platform_config",
     ):
         op.drop_table(table)
-    op.add_column(
-        "agents", sa.Column("allowed_tools", JSONB, nullable=False, server_default="[]")
-    )
+    op.add_column("agents", sa.Column("allowed_tools", JSONB, nullable=False, server_default="[]"))
     op.execute("UPDATE agents SET allowed_tools = COALESCE(tool_policy->'allow', '[]')")
     op.drop_column("agents", "builtin_tool_settings")
     op.drop_column("agents", "tool_policy")

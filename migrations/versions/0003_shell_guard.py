@@ -24,7 +24,10 @@ def upgrade() -> None:
         "approvals",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column(
-            "tenant_id", sa.String(63), sa.ForeignKey("tenants.id", ondelete="CASCADE"), nullable=False
+            "tenant_id",
+            sa.String(63),
+            sa.ForeignKey("tenants.id", ondelete="CASCADE"),
+            nullable=False,
         ),
         sa.Column("agent_id", sa.String(64), nullable=False),
         sa.Column("tool_call_id", sa.Text, nullable=False),

@@ -19,7 +19,10 @@ def upgrade() -> None:
         "secure_cli_binaries",
         sa.Column("id", postgresql.UUID(as_uuid=True), primary_key=True),
         sa.Column(
-            "tenant_id", sa.String(63), sa.ForeignKey("tenants.id", ondelete="CASCADE"), nullable=False
+            "tenant_id",
+            sa.String(63),
+            sa.ForeignKey("tenants.id", ondelete="CASCADE"),
+            nullable=False,
         ),
         sa.Column("binary_name", sa.String(64), nullable=False),
         sa.Column("encrypted_env", postgresql.JSONB, nullable=False, server_default="{}"),

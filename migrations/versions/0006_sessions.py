@@ -19,7 +19,10 @@ def upgrade() -> None:
         "sessions",
         sa.Column("id", postgresql.UUID(as_uuid=True), primary_key=True),
         sa.Column(
-            "tenant_id", sa.String(63), sa.ForeignKey("tenants.id", ondelete="CASCADE"), nullable=False
+            "tenant_id",
+            sa.String(63),
+            sa.ForeignKey("tenants.id", ondelete="CASCADE"),
+            nullable=False,
         ),
         sa.Column(
             "agent_id",

@@ -19,6 +19,7 @@ import pytest
 
 from toolgate.api.app import ROUTERS
 from toolgate.services import Services
+from toolgate.store import ChildRun
 from toolgate.tools import ToolContext
 
 from ..helpers import TenantKeys, tenant_with_keys
@@ -36,6 +37,8 @@ class World:
     custom_tool: str
     binary: str
     session: str
+    child: str
+    link: str
 
 
 @pytest.fixture
@@ -69,8 +72,28 @@ async def world(api: httpx.AsyncClient, services: Services) -> World:
     await api.put(f"/v1/cli-binaries/{gh.json()['id']}/grants/{agent}", headers=h)
     session = await api.post("/v1/sessions", json={"agent_id": agent}, headers=h)
     assert session.status_code == 201, session.text
+    run = f"agentrun-{session.json()['id']}-1"
+    child = ChildRun(
+        id=f"{run}-sub-1",
+        tenant_id=a.tenant_id,
+        kind="spawn",
+        mode="async",
+        parent_id=run,
+        parent_session_id=session.json()["id"],
+        agent_id=agent,
+        target_agent_id=agent,
+        label="",
+        task="t",
+        state="running",
+        result="",
+    )
+    assert (await services.child_runs.admit(child, 8)).admitted
+    other = (await api.post("/v1/agents", json={"name": "a-other"}, headers=h)).json()["id"]
+    link = await api.post("/v1/agent-links", json={"source_agent_id": agent,
+                          "target_agent_id": other}, headers=h)  # fmt: skip
+    assert link.status_code == 201, link.text
     return World(a, b, agent, user, key, secret_value, approval, created.json()["id"],
-                 gh.json()["id"], session.json()["id"])  # fmt: skip
+                 gh.json()["id"], session.json()["id"], child.id, link.json()["id"])  # fmt: skip
 
 
 def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
@@ -151,6 +174,19 @@ def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
         ("GET", f"/v1/runs/agentrun-{w.session}-1/events", None, not_found),
         ("POST", f"/v1/runs/agentrun-{w.session}-1/messages", {"text": "x"}, not_found),
         ("POST", f"/v1/runs/agentrun-{w.session}-1/cancel", None, not_found),
+        ("GET", f"/v1/runs/agentrun-{w.session}-1/subagents", None, not_found),
+        ("GET", f"/v1/subagents/{w.child}", None, not_found),
+        ("POST", f"/v1/subagents/{w.child}/cancel", None, not_found),
+        ("POST", f"/v1/subagents/{w.child}/steer", {"task": "x"}, not_found),
+        ("GET", f"/v1/delegations?agent_id={w.agent}", None, own),
+        (
+            "POST",
+            "/v1/agent-links",
+            {"source_agent_id": w.agent, "target_agent_id": w.agent},
+            not_found,
+        ),
+        ("GET", "/v1/agent-links", None, own),
+        ("DELETE", f"/v1/agent-links/{w.link}", None, not_found),
         ("GET", f"/v1/tools?agent_id={w.agent}", None, not_found),
         ("POST", "/v1/tools/read_file/invoke", invoke, not_found),
         ("GET", f"/v1/audit?agent_id={w.agent}", None, not_found),
@@ -178,7 +214,7 @@ async def test_another_tenants_key_sees_and_changes_nothing(
         text = response.text
         mine = (world.agent, world.user, world.key, world.secret_value, world.a.tenant_id,
                 world.approval, world.custom_tool, "a-env-secret-0123456789", world.binary,
-                "a-gh-tok-99", world.session)  # fmt: skip
+                "a-gh-tok-99", world.session, world.child, world.link)  # fmt: skip
         for own_id in mine:
             assert own_id not in text or response.status_code == 404, (method, path, text)
     await _a_is_unchanged(api, world)
@@ -211,7 +247,7 @@ async def test_master_only_routes_refuse_a_tenant_admin(
 
 
 def test_every_route_is_covered_by_these_tests() -> None:
-    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B", "Q")  # type: ignore[arg-type]
+    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B", "Q", "H", "L")  # type: ignore[arg-type]
     fake.a = fake.b = TenantKeys("T", {}, {})
     covered = {
         (m, p.split("?")[0].replace("/A", "/{agent_id}").replace("/U", "/{user_id}")
@@ -219,7 +255,8 @@ def test_every_route_is_covered_by_these_tests() -> None:
          .replace("/read_file/", "/{name}/").replace("/brave_key", "/{name}")
          .replace("/P", "/{approval_id}").replace("/C", "/{tool_id}")
          .replace("/B", "/{binary_id}").replace("/agentrun-Q-1", "/{run_id}")
-         .replace("/Q", "/{session_id}"))
+         .replace("/Q", "/{session_id}").replace("/H", "/{child_id}")
+         .replace("/L", "/{link_id}"))
         for m, p, _, _ in _routes(fake)
     }  # fmt: skip
     covered = {(m, p.replace("/exec", "/{tool}")) for m, p in covered}
@@ -237,6 +274,10 @@ async def _a_is_unchanged(api: httpx.AsyncClient, w: World) -> None:
     assert keys[w.key]["revoked_at"] is None
     secrets = (await api.get("/v1/secrets", headers=h)).json()
     assert [s["name"] for s in secrets] == ["brave_key"]
+    child = (await api.get(f"/v1/subagents/{w.child}", headers=h)).json()
+    assert child["state"] == "running"
+    links = (await api.get("/v1/agent-links", headers=h)).json()
+    assert [link["id"] for link in links] == [w.link]
     assert secrets[0]["masked"] == "****" + w.secret_value[-4:]
     settings = {s["tool"]: s for s in (await api.get("/v1/tool-settings", headers=h)).json()}
     assert settings["exec"] == {"tool": "exec", "settings": {"timeout_seconds": 77},

@@ -284,3 +284,52 @@ async def test_a_killed_worker_loses_nothing_and_no_mutating_tool_runs_twice(
     assert tools[0].content == "exit code 0\n"
     assert tools[1].is_error and "exec failed" in tools[1].content  # heartbeat timeout
     assert tools[2].content == "once\ntwice\n"
+
+
+@pytest.mark.devserver
+async def test_a_parents_worker_killed_its_subagent_goes_on_and_the_parent_reads_it(
+    temporal_dev_server: WorkflowEnvironment,
+    two_workers: tuple[str, list[subprocess.Popen[bytes]]],
+    own_services: Services,
+    tmp_path: Path,
+) -> None:
+    """No worker memory holds the subagents: the parent's state is its history."""
+    services = own_services
+    from toolgate.activities.agent import AgentRef
+    from toolgate.workflows import AgentRunInput, AgentRunWorkflow
+
+    task_queue, procs = two_workers
+    client = toolgate_client(temporal_dev_server)
+    agent = await _new_agent(services, "parent", {"profile": "coding"})
+    tenant = agent.tenant_id
+    child = {"turns": [{"tool_calls": [{"name": "exec", "arguments": {
+        "command": "echo started >> child.txt; sleep 3"}}]}, {"text": "child answer"}]}  # fmt: skip
+    llm = {"provider": "scripted", "script": {"turns": [
+        {"tool_calls": [{"name": "spawn", "arguments": {"task": "work", "label": "w"}}]},
+        {"text": "waiting"}, {"text": "got it"}]}, "subagent_scripts": {"work": child}}  # fmt: skip
+    await services.agents.set_other_config(tenant, agent.id, "llm", llm)
+    await _both_polling(temporal_dev_server, task_queue, procs, tmp_path)
+    marker = tmp_path / "ws" / tenant / agent.id / "_shared" / "child.txt"
+    with call_context(CallContext(tenant_id=tenant, agent_id=agent.id)):
+        handle = await client.start_workflow(
+            AgentRunWorkflow.run, AgentRunInput(agent=AgentRef(tenant_id=tenant,
+            agent_id=agent.id), message="go"), id=f"parent-{uuid.uuid4().hex}",
+            task_queue=task_queue,
+        )  # fmt: skip
+    for _ in range(600):  # until the subagent's exec runs (not a timing assertion)
+        if marker.exists():
+            break
+        await asyncio.sleep(0.05)
+    history = await handle.fetch_history()
+    holder = [e.workflow_task_started_event_attributes.identity for e in history.events
+              if e.HasField("workflow_task_started_event_attributes")][-1]  # fmt: skip
+    victim = next(p for p in procs if holder.startswith(f"{p.pid}@"))
+    victim.send_signal(signal.SIGKILL)  # the worker that ran the parent's last task
+    victim.wait()
+    status = await handle.result()  # the other worker resumes the parent from its history
+    assert (status.state, status.final_text) == ("completed", "got it"), status
+    reports = [m.content for m in await handle.query(AgentRunWorkflow.history)
+               if m.role == "user"][1:]  # fmt: skip
+    assert reports == [f"[subagent {handle.id}-sub-1 (w) completed] child answer"]
+    row = await services.child_runs.get(tenant, f"{handle.id}-sub-1")
+    assert row is not None and row.state == "completed"

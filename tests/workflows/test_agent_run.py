@@ -18,10 +18,15 @@ from toolgate.workflows import AgentRunInput, AgentRunStatus, AgentRunWorkflow, 
 from ..helpers import new_tenant
 
 
-async def _agent(services: Services, llm: dict[str, Any], policy: dict | None = None) -> AgentRef:
-    tenant = new_tenant()
-    await services.tenants.create(tenant)
-    agent = await services.agents.create(tenant, "runner", policy or {})
+async def _agent(
+    services: Services, llm: dict[str, Any], policy: dict | None = None, tenant: str = "",
+    name: str = "runner",
+) -> AgentRef:  # fmt: skip
+    """An agent with this LLM config, in a new tenant unless one is named."""
+    if not tenant:
+        tenant = new_tenant()
+        await services.tenants.create(tenant)
+    agent = await services.agents.create(tenant, name, policy or {})
     await services.agents.set_other_config(tenant, agent.id, "llm", llm)
     return AgentRef(tenant_id=tenant, agent_id=agent.id)
 
@@ -30,12 +35,14 @@ def _script(*turns: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {"provider": "scripted", "script": {"turns": list(turns)}, **extra}
 
 
-async def _start(client: Client, services: Services, ref: AgentRef, message: str,
-                 **kw: Any) -> WorkflowHandle[Any, AgentRunStatus]:  # fmt: skip
+async def _start(
+    client: Client, services: Services, ref: AgentRef, message: str,
+    run_id: str | None = None, **kw: Any,
+) -> WorkflowHandle[Any, AgentRunStatus]:  # fmt: skip
     with call_context(CallContext(tenant_id=ref.tenant_id, agent_id=ref.agent_id)):
         return await client.start_workflow(
             AgentRunWorkflow.run, AgentRunInput(agent=ref, message=message, **kw),
-            id=f"run-{uuid.uuid4().hex}", task_queue=services.settings.task_queue,
+            id=run_id or f"run-{uuid.uuid4().hex}", task_queue=services.settings.task_queue,
         )  # fmt: skip
 
 

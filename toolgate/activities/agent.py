@@ -33,9 +33,11 @@ from ..tools import (
     HookList,
     HookOutcome,
     PolicyRequest,
+    SpawnSettings,
     ToolDescriptor,
     WebhookHook,
     run_hooks,
+    spawn_limits,
 )
 from .hooks import ask_webhook
 from .tool_call import heartbeating
@@ -75,6 +77,8 @@ class AgentTurnSetup(BaseModel):
     parallel_tool_calls: int = 4
     provider: str = "scripted"
     has_hooks: bool = False
+    spawn: SpawnSettings = Field(default_factory=SpawnSettings)
+    """The subagent limits of this agent's merged ``spawn`` settings."""
 
 
 class LLMCallInput(BaseModel):
@@ -142,6 +146,7 @@ class AgentActivities:
             parallel_tool_calls=llm.parallel_tool_calls,
             provider=llm.provider,
             has_hooks=bool(config.hooks),
+            spawn=spawn_limits(config.settings.merged("spawn")[0]),
         )
 
     @activity.defn(name="PreToolUse")
@@ -175,7 +180,10 @@ class AgentActivities:
         llm = AgentLLM.model_validate(config.llm or {})
         try:
             secrets = await self._services.secrets.values(call.agent.tenant_id)
-            provider = _build_provider(llm, secrets, self._http)
+            task = None
+            if call.agent.subagent_depth > 0:
+                task = next((m.content for m in call.request.messages if m.role == "user"), None)
+            provider = _build_provider(llm, secrets, self._http, task)
             async with heartbeating():
                 return await provider.complete(call.request)
         except ProviderRateLimited as exc:

@@ -24,6 +24,7 @@ from .routers import (
     secrets,
     sessions,
     shell,
+    subagents,
     tenants,
     tool_settings,
     tools,
@@ -44,6 +45,7 @@ ROUTERS = (
     secrets,
     tools,
     sessions,
+    subagents,
     audit,
     codec,
 )

@@ -28,6 +28,8 @@ class AgentLLM(BaseModel):
     """Name of the tenant secret holding the API key (PUT /v1/secrets/{name})."""
     script: Script | None = None
     """The turns of the ``scripted`` provider."""
+    subagent_scripts: dict[str, Script] = Field(default_factory=dict, max_length=50)
+    """``scripted``: the script a subagent follows, by its task (exact text)."""
     system_prompt: str = Field(default="", max_length=20_000)
     max_iterations: int = Field(default=20, ge=1, le=200)
     parallel_tool_calls: int = Field(default=4, ge=1, le=32)
@@ -35,10 +37,15 @@ class AgentLLM(BaseModel):
 
 
 def build_provider(
-    config: AgentLLM, secrets: dict[str, str], http: httpx.AsyncClient
+    config: AgentLLM, secrets: dict[str, str], http: httpx.AsyncClient, task: str | None = None
 ) -> Scripted | OpenAICompatible | Anthropic:
-    """The provider for this agent, or a clear error before any call is made."""
+    """The provider for this agent, or a clear error before any call is made.
+
+    ``task``: set for a subagent, whose scripted turns may differ by task.
+    """
     if config.provider == "scripted":
+        if task is not None and task in config.subagent_scripts:
+            return Scripted(config.subagent_scripts[task])
         if config.script is None:
             raise ProviderNotConfigured("the scripted provider needs a script of turns")
         return Scripted(config.script)

@@ -1,8 +1,10 @@
 """Postgres storage (SQLAlchemy 2.0 async, psycopg 3); schema owned by Alembic."""
 
+from .agent_links import AgentLink, AgentLinkStore, DuplicateLink
 from .agents import Agent, AgentNameTaken, AgentStore
 from .approvals import Approval, PostgresApprovals
 from .audit import AuditRecord, PostgresAuditLog
+from .child_runs import Admission, ChildRun, ChildRunStore
 from .cli_binaries import BinaryNameTaken, CliBinaryInput, CliBinaryRecord, CliBinaryStore
 from .config import CachedConfigSource, PostgresConfigSource
 from .custom_tools import CustomToolNameTaken, CustomToolRecord, CustomToolStore
@@ -18,7 +20,10 @@ from .tool_settings import ToolSettingsStore
 
 __all__ = [
     "MASTER_TENANT",
+    "Admission",
     "Agent",
+    "AgentLink",
+    "AgentLinkStore",
     "AgentNameTaken",
     "AgentStore",
     "ApiKey",
@@ -26,6 +31,8 @@ __all__ = [
     "AuditRecord",
     "BinaryNameTaken",
     "CachedConfigSource",
+    "ChildRun",
+    "ChildRunStore",
     "CliBinaryInput",
     "CliBinaryRecord",
     "CliBinaryStore",
@@ -34,6 +41,7 @@ __all__ = [
     "CustomToolRecord",
     "CustomToolStore",
     "DatabaseUnavailable",
+    "DuplicateLink",
     "KeyStore",
     "PostgresApprovals",
     "PostgresAuditLog",

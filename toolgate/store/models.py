@@ -272,3 +272,51 @@ class SessionMessageRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     message: Mapped[dict[str, Any]] = mapped_column(JSONB)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ChildRunRow(Base):
+    """A subagent (``spawn``) or a delegation (``delegate``): a child workflow of a run.
+
+    Written by activities as the child starts, ends and is archived, so listing does
+    not depend on any worker's memory; the running rows are also the tenant's count
+    for the concurrency limit.
+    """
+
+    __tablename__ = "child_runs"
+    __table_args__ = (
+        Index("ix_child_runs_state", "tenant_id", "kind", "state"),
+        Index("ix_child_runs_parent", "tenant_id", "parent_id"),
+    )
+
+    id: Mapped[str] = mapped_column(Text, primary_key=True)
+    """The child's workflow id."""
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(Text)
+    mode: Mapped[str] = mapped_column(Text)
+    parent_id: Mapped[str] = mapped_column(Text)
+    parent_session_id: Mapped[str | None] = mapped_column(Text, nullable=True)
+    agent_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    target_agent_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    label: Mapped[str] = mapped_column(Text, default="")
+    task: Mapped[str] = mapped_column(Text)
+    state: Mapped[str] = mapped_column(Text)
+    result: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AgentLinkRow(Base):
+    """Who may delegate to whom (spec §4 Delegation), and in which modes."""
+
+    __tablename__ = "agent_links"
+    __table_args__ = (UniqueConstraint("tenant_id", "source_agent_id", "target_agent_id"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    source_agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    target_agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    direction: Mapped[str] = mapped_column(Text)
+    """``outbound`` (source → target) or ``bidirectional``."""
+    modes: Mapped[list[str]] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -48,7 +48,9 @@ from ._scrubber import REDACTED, Scrubber
 from ._settings import (
     SETTINGS_MODELS,
     SettingsLayers,
+    SpawnSettings,
     exec_timeout,
+    spawn_limits,
     validate_settings,
 )
 from ._tool import DEFAULT_TIMEOUT_SECONDS, Tool, ToolSpec
@@ -84,6 +86,7 @@ __all__ = [
     "RewriteHook",
     "Scrubber",
     "SettingsLayers",
+    "SpawnSettings",
     "TokenBucketLimiter",
     "Tool",
     "ToolContext",
@@ -103,6 +106,7 @@ __all__ = [
     "check_rate_limit",
     "check_schema",
     "exec_timeout",
+    "spawn_limits",
     "execute_with_timeout",
     "explain",
     "governed_call",

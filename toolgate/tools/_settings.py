@@ -70,6 +70,25 @@ class DocumentParserSettings(_Shape):
     min_text_len: int = Field(default=16, ge=0, le=100_000)
 
 
+class SpawnSettings(_Shape):
+    """Subagent limits (spec §13). ``max_concurrent`` counts the tenant's running
+    subagents across all parents and workers; set it at the tenant tier."""
+
+    max_concurrent: int = Field(default=8, ge=1, le=1000)
+    max_children: int = Field(default=5, ge=1, le=100)
+    """Running subagents of one parent run."""
+    max_iterations: int = Field(default=20, ge=1, le=200)
+    archive_after_minutes: int = Field(default=60, ge=1, le=7 * 24 * 60)
+
+
+def spawn_limits(settings: Mapping[str, Any]) -> SpawnSettings:
+    """The stored limits, or the defaults when what is stored no longer validates."""
+    try:
+        return SpawnSettings.model_validate(dict(settings))
+    except ValidationError:
+        return SpawnSettings()
+
+
 #: Tools whose settings have a typed shape, validated on write.
 SETTINGS_MODELS: dict[str, type[BaseModel]] = {
     "exec": ExecSettings,
@@ -78,6 +97,7 @@ SETTINGS_MODELS: dict[str, type[BaseModel]] = {
     "tts": TtsSettings,
     "document_parser": DocumentParserSettings,
     "read_document": DocumentParserSettings,
+    "spawn": SpawnSettings,
 }
 
 

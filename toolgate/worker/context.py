@@ -2,8 +2,9 @@
 
 A caller binds the context with ``call_context(ctx)`` around ``start_workflow``; the
 client interceptor puts it in the workflow's start headers; the workflow interceptor
-keeps it for that run and attaches it to every activity and child workflow it starts;
-the activity side reads it back in ``read_context``. Nothing is kept in globals.
+keeps it for that run and attaches it to every activity and child workflow it starts
+(a child whose input has ``child_context(parent)`` gets the context that returns); the
+activity side reads it back in ``read_context``. Nothing is kept in globals.
 """
 
 from __future__ import annotations
@@ -112,5 +113,13 @@ class _WorkflowOutbound(WorkflowOutboundInterceptor):
     async def start_child_workflow(
         self, input: StartChildWorkflowInput
     ) -> workflow.ChildWorkflowHandle[Any, Any]:
+        """A child inherits the run's context, unless its input derives its own (a
+        subagent is one level deeper; a delegation acts as the other agent)."""
+        derive = getattr(input.args[0], "child_context", None) if input.args else None
+        if callable(derive) and self._owner.header is not None and HEADER not in input.headers:
+            parent = pydantic_data_converter.payload_converter.from_payload(
+                self._owner.header, CallContext
+            )
+            input.headers = {**input.headers, HEADER: encode(derive(parent))}
         input.headers = self._with_context(input.headers)
         return await super().start_child_workflow(input)

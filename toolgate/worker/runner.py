@@ -3,6 +3,7 @@ and the governance interceptor in front of it."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from temporalio.client import Client
@@ -11,8 +12,17 @@ from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxR
 
 from ..activities import run_tool
 from ..activities.agent import AgentActivities
-from ..workflows import AgentRunWorkflow, ToolCallWorkflow
+from ..activities.child_runs import ChildRunActivities
+from ..activities.tool_call import HEARTBEAT_EVERY_SECONDS
+from ..workflows import (
+    AgentRunWorkflow,
+    DelegationWorkflow,
+    SubagentWorkflow,
+    ToolCallWorkflow,
+)
 from .governance import GovernanceInterceptor
+
+HEARTBEAT_THROTTLE = timedelta(seconds=HEARTBEAT_EVERY_SECONDS)
 
 if TYPE_CHECKING:  # services imports the worker's context propagation
     from ..services import Services
@@ -24,19 +34,27 @@ def build_worker(
     settings = services.settings
     services.session_directory.bind(services, client)
     agent = AgentActivities(services)
+    children = ChildRunActivities(services, client)
     return Worker(
         client,
         task_queue=settings.task_queue,
-        workflows=[ToolCallWorkflow, AgentRunWorkflow],
+        workflows=[ToolCallWorkflow, AgentRunWorkflow, SubagentWorkflow, DelegationWorkflow],
         activities=[
             run_tool,
             agent.turn_setup,
             agent.llm_call,
             agent.pre_tool_use,
             agent.session_record,
+            children.admit,
+            children.finish,
+            children.archive,
+            children.deliver,
         ],
         interceptors=[GovernanceInterceptor(services.governance, settings.workspaces)],
         max_concurrent_activities=max_concurrent_activities,
+        # A cancel reaches a running tool with its next heartbeat sent to the server;
+        # by default those are throttled to 24 s (0.8 of the heartbeat timeout).
+        max_heartbeat_throttle_interval=HEARTBEAT_THROTTLE,
         workflow_runner=SandboxedWorkflowRunner(restrictions=_RESTRICTIONS),
     )
 

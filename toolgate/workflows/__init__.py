@@ -1,7 +1,9 @@
 """Temporal workflows. Names are a persisted contract (docs/architecture.md)."""
 
+from ._children import ChildRecord, ChildUpdate, SteerRequest
 from .agent_run import AgentRunInput, AgentRunStatus, AgentRunWorkflow, UserMessage
 from .retry import retry_policy_for
+from .subagent import ChildRunInput, DelegationWorkflow, SubagentWorkflow
 from .tool_call import ApprovalDecision, ToolCallRequest, ToolCallStatus, ToolCallWorkflow
 
 __all__ = [
@@ -11,6 +13,12 @@ __all__ = [
     "ApprovalDecision",
     "ToolCallRequest",
     "ToolCallStatus",
+    "ChildRecord",
+    "ChildRunInput",
+    "ChildUpdate",
+    "DelegationWorkflow",
+    "SteerRequest",
+    "SubagentWorkflow",
     "ToolCallWorkflow",
     "UserMessage",
     "retry_policy_for",

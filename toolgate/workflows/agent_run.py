@@ -13,6 +13,7 @@ ids: no keys (the LLM activity resolves them in the worker).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -20,6 +21,7 @@ from pydantic import BaseModel, Field
 from temporalio import workflow
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, CancelledError
+from temporalio.workflow import ActivityCancellationType
 
 with workflow.unsafe.imports_passed_through():
     from ..activities.agent import (
@@ -36,6 +38,8 @@ with workflow.unsafe.imports_passed_through():
     from .retry import retry_policy_for
     from .tool_call import GATE_MARGIN, HEARTBEAT_TIMEOUT
 
+from ._children import ChildParent
+
 LLM_TIMEOUT = timedelta(minutes=5)
 LLM_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=1),
@@ -44,7 +48,9 @@ LLM_RETRY = RetryPolicy(
     maximum_attempts=6,
 )
 #: Tools that never join a parallel batch, whatever their capability says (spec §3).
-ALWAYS_ALONE = frozenset({"exec", "bash", "wait"})
+ALWAYS_ALONE = frozenset({"exec", "bash", "wait", "spawn", "delegate"})
+#: Tools the loop runs itself: they start and cancel child workflows.
+CHILD_TOOLS = frozenset({"spawn", "delegate"})
 
 
 class AgentRunInput(BaseModel):
@@ -72,9 +78,11 @@ class UserMessage(BaseModel):
     text: str = Field(min_length=1, max_length=200_000)
 
 
-@workflow.defn(name="AgentRun")
-class AgentRunWorkflow:
+class AgentLoop(ChildParent):
+    """The loop, its signals and queries; the workflows below add their ``run``."""
+
     def __init__(self) -> None:
+        super().__init__()
         self._messages: list[Message] = []
         self._pending: list[str] = []
         self._status = AgentRunStatus(state="running", iterations=0)
@@ -82,18 +90,26 @@ class AgentRunWorkflow:
         self._in_flight: list[asyncio.Task[Any]] = []
         self._recorded = 0
 
-    @workflow.run
-    async def run(self, start: AgentRunInput) -> AgentRunStatus:
+    async def _execute(self, start: AgentRunInput) -> AgentRunStatus:
+        self._start = start
         self._messages = [*start.history, Message(role="user", content=start.message)]
         self._recorded = len(start.history)
         try:
             await self._loop(start)
         except (asyncio.CancelledError, CancelledError):
             self._status.state = "cancelled"
+            self._cancel_children()
         except ActivityError as err:
-            self._status.state = "failed"
-            self._status.error = str(getattr(err.cause, "message", err.cause or err))
+            if isinstance(err.cause, CancelledError):  # an LLM call or setup, cancelled
+                self._status.state = "cancelled"
+                self._cancel_children()
+            else:
+                self._status.state = "failed"
+                self._status.error = str(getattr(err.cause, "message", err.cause or err))
         await self._record(start)
+        await self._settle_cancelled()
+        await workflow.wait_condition(workflow.all_handlers_finished)
+        await self._forward_unread()
         return self._status
 
     async def _record(self, start: AgentRunInput) -> None:
@@ -112,6 +128,7 @@ class AgentRunWorkflow:
     async def _loop(self, start: AgentRunInput) -> None:
         while not self._cancelled:
             setup = await self._activity("AgentTurnSetup", start.agent, AgentTurnSetup)
+            self._limits = setup.spawn
             limit = start.max_iterations or setup.max_iterations
             if self._status.iterations >= limit:
                 self._status.state = "max_iterations"
@@ -127,9 +144,19 @@ class AgentRunWorkflow:
                 await self._run_tools(calls, setup)
                 await self._record(start)
                 continue
+            if not self._pending and self._running("spawn", "async"):
+                await self._until(
+                    lambda: bool(self._pending or not self._running("spawn", "async"))
+                )
+            if self._cancelled:
+                break
             if self._pending:
-                self._messages.append(Message(role="user", content=self._pending.pop(0)))
+                message = self._pending.pop(0)
+                self._read(message)
+                self._messages.append(Message(role="user", content=message))
+                self._status.pending_messages = len(self._pending)
                 continue
+            await self._settle_cancelled()  # "completed" means nothing of it still runs
             self._status.state = "completed"
             self._status.final_text = response.text
             return
@@ -140,16 +167,28 @@ class AgentRunWorkflow:
             workflow.execute_activity(
                 name, arg, result_type=result_type, start_to_close_timeout=LLM_TIMEOUT,
                 heartbeat_timeout=HEARTBEAT_TIMEOUT, retry_policy=LLM_RETRY,
+                cancellation_type=ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
             )
         )  # fmt: skip
         return await self._track(task)
 
+    async def _until(self, condition: Callable[[], bool]) -> None:
+        """Wait for the spawned subagents' reports (or a cancel) before answering."""
+        await workflow.wait_condition(lambda: self._cancelled or condition())
+
     async def _track(self, task: asyncio.Task[Any]) -> Any:
+        """Await an activity; a cancel of the run that arrived meanwhile is raised even
+        when the activity finished anyway (waiting for a cancelled activity to end
+        returns its result if it completed before it heard of the cancel)."""
         self._in_flight.append(task)
         try:
-            return await task
+            result = await task
         finally:
             self._in_flight.remove(task)
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise asyncio.CancelledError
+        return result
 
     async def _llm(self, agent: AgentRef, setup: AgentTurnSetup) -> LLMResponse:
         system = (
@@ -221,6 +260,8 @@ class AgentRunWorkflow:
     ) -> ToolResult:
         if call.blocked:
             return ToolResult.error("hook_blocked", f"{call.name}: {call.parse_error}")
+        if call.name in CHILD_TOOLS and info is not None and call.parse_error is None:
+            return await self._child_tool(call)
         if call.parse_error is not None:
             return ToolResult.error("invalid_arguments", f"{call.name}: {call.parse_error}")
         capability = info.capability if info else Capability.MUTATING
@@ -235,12 +276,18 @@ class AgentRunWorkflow:
                     heartbeat_timeout=HEARTBEAT_TIMEOUT,
                     retry_policy=retry_policy_for(capability, bool(info and info.idempotent)),
                     summary=f"{call.name} ({capability.value})",
+                    # A cancelled run ends once its tools have stopped, not before.
+                    cancellation_type=ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
                 )
             )
             try:
                 result: ToolResult = await self._track(task)
                 return result
             except ActivityError as err:
+                if isinstance(err.cause, CancelledError):
+                    # The run is being cancelled: its tools stopped (we waited for
+                    # that), and the cancel goes on up instead of becoming a result.
+                    raise asyncio.CancelledError from err
                 message = getattr(err.cause, "message", str(err.cause))
                 return ToolResult.error("tool_call_failed", f"{call.name} failed: {message}")
 
@@ -252,10 +299,11 @@ class AgentRunWorkflow:
 
     @workflow.signal
     def cancel(self) -> None:
-        """Stop: in-flight activities are cancelled, the state becomes ``cancelled``."""
+        """Stop: in-flight activities and running subagents are cancelled."""
         self._cancelled = True
         for task in list(self._in_flight):
             task.cancel()
+        self._cancel_children()
 
     @workflow.query
     def status(self) -> AgentRunStatus:
@@ -264,6 +312,13 @@ class AgentRunWorkflow:
     @workflow.query
     def history(self) -> list[Message]:
         return self._messages
+
+
+@workflow.defn(name="AgentRun")
+class AgentRunWorkflow(AgentLoop):
+    @workflow.run
+    async def run(self, start: AgentRunInput) -> AgentRunStatus:
+        return await self._execute(start)
 
 
 def _parallel(call: ToolCallOut, known: dict[str, ToolInfo]) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .._registry import Registry
 from .fs import FsLimits, fs_tools
 from .runtime import ExecLimits, runtime_tools
+from .spawn import Delegate, Spawn
 
 
 def builtin_registry(
@@ -12,7 +13,12 @@ def builtin_registry(
 ) -> Registry:
     """A registry holding every built-in tool of this release."""
     registry = Registry()
-    for tool in [*fs_tools(fs_limits or FsLimits()), *runtime_tools(exec_limits)]:
+    for tool in [
+        *fs_tools(fs_limits or FsLimits()),
+        *runtime_tools(exec_limits),
+        Spawn(),
+        Delegate(),
+    ]:
         registry.register(tool)
     return registry
 
