@@ -16,5 +16,6 @@ for name in (
     "temporal_throughput",
     "agent_loop",
     "subagents",
+    "team_board",
 ):
     runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")

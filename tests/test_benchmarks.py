@@ -16,6 +16,7 @@ from benchmarks import (
     policy_resolution,
     shell_guard,
     subagents,
+    team_board,
     temporal_throughput,
 )
 
@@ -56,3 +57,11 @@ def test_subagents_benchmark_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(subagents, "SAMPLES", 1)
     figures = subagents.main()
     assert figures["spawn_to_running_ms"] > 0 and figures["ratio"] > 0
+
+
+@pytest.mark.devserver
+def test_team_board_benchmark_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(team_board, "ROUND_TRIPS", 8)
+    monkeypatch.setattr(team_board, "BIG", 40)
+    figures = team_board.main()
+    assert figures["sequential_per_s"] > 0 and figures["search_hits"] > 0

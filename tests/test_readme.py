@@ -45,6 +45,8 @@ PROMISES = [
     'event: done\ndata: {"state": "completed"',
     "completed] done fast\ncompleted] done fast",
     "sub-1 a cancelled\nsub-2 b cancelled\nsub-3 c completed\nsub-4 a completed",
+    "T1 completed notes written\nT2 completed all green\nT3 pending",
+    "(tester) finished T2, waiting for your review: all green",
 ]
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.common import WorkflowIDReusePolicy
-from temporalio.service import RPCError
+from temporalio.service import RPCError, RPCStatusCode
 
 from .activities.agent import AgentRef
 from .store import Session
@@ -37,8 +37,12 @@ async def deliver(
     if session.current_run is not None and session.current_run != ending_run:
         handle = client.get_workflow_handle_for(AgentRunWorkflow.run, session.current_run)
         if await is_running(handle):
-            await handle.signal(AgentRunWorkflow.user_message, UserMessage(text=text))
-            return session.current_run, "signalled"
+            try:
+                await handle.signal(AgentRunWorkflow.user_message, UserMessage(text=text))
+                return session.current_run, "signalled"
+            except RPCError as exc:
+                if exc.status != RPCStatusCode.NOT_FOUND:
+                    raise  # otherwise it ended between the two calls: start the next run
     history = await services.sessions_store.messages(session.id, 0, 10_000)
     run_id = await services.sessions_store.next_run(session.tenant_id, session.id)
     ref = AgentRef(tenant_id=session.tenant_id, agent_id=session.agent_id,

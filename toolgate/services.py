@@ -28,6 +28,7 @@ from .store import (
     PostgresRateLimiter,
     SecretStore,
     SessionStore,
+    TeamStore,
     TenantStore,
     ToolSettingsStore,
     UserStore,
@@ -37,9 +38,11 @@ from .store import (
 from .tools import Governance, RateLimit, Registry, Scrubber, ToolContext
 from .tools.builtin import ExecLimits, FsLimits, builtin_registry
 from .tools.builtin.sessions import session_tools
+from .tools.builtin.team import TeamTasks
 from .tools.shell import ShellGuard
 from .worker.context import ContextPropagation
 from .worker.session_directory import WorkerSessionDirectory
+from .worker.team_boards import WorkerTeamBoards
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +59,11 @@ class Services:
     secrets: SecretStore
     sessions_store: SessionStore
     session_directory: WorkerSessionDirectory
+    team_boards: WorkerTeamBoards
     custom_tools: CustomToolStore
     cli_binaries: CliBinaryStore
     child_runs: ChildRunStore
+    teams: TeamStore
     agent_links: AgentLinkStore
     configs: CachedConfigSource
     audit: PostgresAuditLog
@@ -88,6 +93,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
     sessions = sessionmaker(engine)
     audit = PostgresAuditLog(sessions)
     directory = WorkerSessionDirectory()
+    boards = WorkerTeamBoards()
     if registry is None:
         registry = builtin_registry(
             FsLimits(max_file_bytes=settings.max_file_bytes),
@@ -95,6 +101,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         )
         for tool in session_tools(directory):
             registry.register(tool)
+        registry.register(TeamTasks(boards))
     shared = registry
     limit = RateLimit(per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst)
     # The config cache reads secrets (to scrub them) and secret writes invalidate it.
@@ -131,9 +138,11 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         secrets=secrets,
         sessions_store=SessionStore(sessions),
         session_directory=directory,
+        team_boards=boards,
         custom_tools=custom_tools,
         cli_binaries=cli_binaries,
         child_runs=ChildRunStore(sessions),
+        teams=TeamStore(sessions),
         agent_links=AgentLinkStore(sessions),
         configs=configs,
         audit=audit,

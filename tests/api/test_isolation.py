@@ -39,6 +39,8 @@ class World:
     session: str
     child: str
     link: str
+    team: str
+    task: str
 
 
 @pytest.fixture
@@ -92,8 +94,16 @@ async def world(api: httpx.AsyncClient, services: Services) -> World:
     link = await api.post("/v1/agent-links", json={"source_agent_id": agent,
                           "target_agent_id": other}, headers=h)  # fmt: skip
     assert link.status_code == 201, link.text
+    helper = [{"agent_id": other, "role": "helper"}]
+    team = await api.post("/v1/teams", json={"name": "a-team", "lead_agent_id": agent,
+                          "members": helper}, headers=h)  # fmt: skip
+    assert team.status_code == 201, team.text
+    posted = await api.post(f"/v1/teams/{team.json()['id']}/actions",
+                            json={"action": "create", "title": "a task"}, headers=h)  # fmt: skip
+    assert posted.status_code == 200, posted.text
     return World(a, b, agent, user, key, secret_value, approval, created.json()["id"],
-                 gh.json()["id"], session.json()["id"], child.id, link.json()["id"])  # fmt: skip
+                 gh.json()["id"], session.json()["id"], child.id, link.json()["id"],
+                 team.json()["id"], "T1")  # fmt: skip
 
 
 def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
@@ -187,6 +197,16 @@ def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
         ),
         ("GET", "/v1/agent-links", None, own),
         ("DELETE", f"/v1/agent-links/{w.link}", None, not_found),
+        ("POST", "/v1/teams", {"name": "t", "lead_agent_id": w.agent}, not_found),
+        ("GET", "/v1/teams", None, own),
+        ("GET", f"/v1/teams/{w.team}", None, not_found),
+        ("GET", f"/v1/teams/{w.team}/tasks", None, not_found),
+        ("GET", f"/v1/teams/{w.team}/tasks/{w.task}", None, not_found),
+        ("GET", f"/v1/teams/{w.team}/tasks/{w.task}/history", None, not_found),
+        ("GET", f"/v1/teams/{w.team}/questions", None, not_found),
+        ("POST", f"/v1/teams/{w.team}/actions", {"action": "cancel", "task_id": w.task}, not_found),
+        ("GET", f"/v1/teams/{w.team}/events?follow=false", None, not_found),
+        ("DELETE", f"/v1/teams/{w.team}", None, not_found),
         ("GET", f"/v1/tools?agent_id={w.agent}", None, not_found),
         ("POST", "/v1/tools/read_file/invoke", invoke, not_found),
         ("GET", f"/v1/audit?agent_id={w.agent}", None, not_found),
@@ -214,7 +234,7 @@ async def test_another_tenants_key_sees_and_changes_nothing(
         text = response.text
         mine = (world.agent, world.user, world.key, world.secret_value, world.a.tenant_id,
                 world.approval, world.custom_tool, "a-env-secret-0123456789", world.binary,
-                "a-gh-tok-99", world.session, world.child, world.link)  # fmt: skip
+                "a-gh-tok-99", world.session, world.child, world.link, world.team)  # fmt: skip
         for own_id in mine:
             assert own_id not in text or response.status_code == 404, (method, path, text)
     await _a_is_unchanged(api, world)
@@ -247,7 +267,7 @@ async def test_master_only_routes_refuse_a_tenant_admin(
 
 
 def test_every_route_is_covered_by_these_tests() -> None:
-    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B", "Q", "H", "L")  # type: ignore[arg-type]
+    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B", "Q", "H", "L", "M", "Z")  # type: ignore[arg-type]
     fake.a = fake.b = TenantKeys("T", {}, {})
     covered = {
         (m, p.split("?")[0].replace("/A", "/{agent_id}").replace("/U", "/{user_id}")
@@ -256,7 +276,7 @@ def test_every_route_is_covered_by_these_tests() -> None:
          .replace("/P", "/{approval_id}").replace("/C", "/{tool_id}")
          .replace("/B", "/{binary_id}").replace("/agentrun-Q-1", "/{run_id}")
          .replace("/Q", "/{session_id}").replace("/H", "/{child_id}")
-         .replace("/L", "/{link_id}"))
+         .replace("/L", "/{link_id}").replace("/M", "/{team_id}").replace("/Z", "/{task_id}"))
         for m, p, _, _ in _routes(fake)
     }  # fmt: skip
     covered = {(m, p.replace("/exec", "/{tool}")) for m, p in covered}
@@ -278,6 +298,8 @@ async def _a_is_unchanged(api: httpx.AsyncClient, w: World) -> None:
     assert child["state"] == "running"
     links = (await api.get("/v1/agent-links", headers=h)).json()
     assert [link["id"] for link in links] == [w.link]
+    tasks = (await api.get(f"/v1/teams/{w.team}/tasks", headers=h)).json()
+    assert [(t["id"], t["status"]) for t in tasks] == [("T1", "pending")]
     assert secrets[0]["masked"] == "****" + w.secret_value[-4:]
     settings = {s["tool"]: s for s in (await api.get("/v1/tool-settings", headers=h)).json()}
     assert settings["exec"] == {"tool": "exec", "settings": {"timeout_seconds": 77},

@@ -44,3 +44,18 @@ async def own_worker(own_client: Client, services: Services) -> AsyncIterator[Wo
     """A real tool worker on this test's own time-skipping server."""
     async with build_worker(own_client, services) as worker:
         yield worker
+
+
+@pytest.fixture
+def dev_client(temporal_dev_server: WorkflowEnvironment) -> Client:
+    """A client of the real dev server, configured as production configures it."""
+    return toolgate_client(temporal_dev_server)
+
+
+@pytest.fixture
+async def dev_worker(dev_client: Client, services: Services) -> AsyncIterator[Worker]:
+    """A real tool worker on the dev server: for tests that cancel a lot. (The
+    time-skipping test server sometimes never completes a workflow task that cancels
+    an activity that was scheduled but not started yet.)"""
+    async with build_worker(dev_client, services) as worker:
+        yield worker

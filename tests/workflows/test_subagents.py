@@ -163,7 +163,7 @@ async def _until_running(handle: Any, count: int) -> None:
 
 
 async def test_the_ninth_concurrent_subagent_of_a_tenant_is_rejected_naming_the_limit(
-    own_client: Client, services: Services, own_worker: Worker
+    dev_client: Client, services: Services, dev_worker: Worker
 ) -> None:
     """Two parents of one tenant: 5 + 4 spawns; the 9th is over max_concurrent (8)."""
 
@@ -181,10 +181,10 @@ async def test_the_ninth_concurrent_subagent_of_a_tenant_is_rejected_naming_the_
     second = await _agent(services, script(4, [*meddle, *cancel_all]), tenant=first.tenant_id,
                           name="b")  # fmt: skip
     other_tenant = await _agent(services, script(2, cancel_all))  # counted apart
-    one = await _start(own_client, services, first, "five", run_id=one_id)
+    one = await _start(dev_client, services, first, "five", run_id=one_id)
     await _until_running(one, 5)
-    two = await _start(own_client, services, second, "four")
-    three = await _start(own_client, services, other_tenant, "two")
+    two = await _start(dev_client, services, second, "four")
+    three = await _start(dev_client, services, other_tenant, "two")
     await two.result()
     tools = [m for m in await two.query(AgentRunWorkflow.history) if m.role == "tool"]
     assert [t.is_error for t in tools[:4]] == [False, False, False, True]

@@ -39,6 +39,7 @@ from ..tools import (
     run_hooks,
     spawn_limits,
 )
+from ..tools.team import team_md, with_team
 from .hooks import ask_webhook
 from .tool_call import heartbeating
 
@@ -141,13 +142,26 @@ class AgentActivities:
         return AgentTurnSetup(
             tools=tools,
             model=llm.model,
-            system_prompt=llm.system_prompt,
+            system_prompt=with_team(llm.system_prompt, await self._team_md(ref)),
             max_iterations=llm.max_iterations,
             parallel_tool_calls=llm.parallel_tool_calls,
             provider=llm.provider,
             has_hooks=bool(config.hooks),
             spawn=spawn_limits(config.settings.merged("spawn")[0]),
         )
+
+    async def _team_md(self, ref: AgentRef) -> dict[str, str]:
+        """TEAM.md of every team this agent leads (teammates get none)."""
+        led = [t for t in await self._services.teams.find(ref.tenant_id, ref.agent_id)
+               if t.lead_agent_id == ref.agent_id]  # fmt: skip
+        texts = {}
+        for team in led:
+            members = []
+            for member in team.members:
+                agent = await self._services.agents.get(ref.tenant_id, member.agent_id)
+                members.append((member.agent_id, agent.name if agent else "?", member.role))
+            texts[team.id] = team_md(team.name, members, team.lead_agent_id)
+        return texts
 
     @activity.defn(name="PreToolUse")
     async def pre_tool_use(self, turn: PreToolUseInput) -> list[HookOutcome]:

@@ -25,6 +25,7 @@ from .routers import (
     sessions,
     shell,
     subagents,
+    teams,
     tenants,
     tool_settings,
     tools,
@@ -46,6 +47,7 @@ ROUTERS = (
     tools,
     sessions,
     subagents,
+    teams,
     audit,
     codec,
 )

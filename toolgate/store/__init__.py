@@ -15,6 +15,7 @@ from .notify import ConfigChange
 from .ratelimit import PostgresRateLimiter
 from .secrets import SecretInfo, SecretStore
 from .sessions import Session, SessionStore
+from .teams import BoardEventRecord, Member, Team, TeamNameTaken, TeamStore
 from .tenants import MASTER_TENANT, Tenant, TenantExists, TenantStore
 from .tool_settings import ToolSettingsStore
 
@@ -43,6 +44,7 @@ __all__ = [
     "DatabaseUnavailable",
     "DuplicateLink",
     "KeyStore",
+    "Member",
     "PostgresApprovals",
     "PostgresAuditLog",
     "PostgresConfigSource",
@@ -53,6 +55,10 @@ __all__ = [
     "SecretStore",
     "Session",
     "SessionStore",
+    "BoardEventRecord",
+    "Team",
+    "TeamNameTaken",
+    "TeamStore",
     "Tenant",
     "TenantExists",
     "TenantStore",

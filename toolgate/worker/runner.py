@@ -13,11 +13,13 @@ from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxR
 from ..activities import run_tool
 from ..activities.agent import AgentActivities
 from ..activities.child_runs import ChildRunActivities
+from ..activities.teams import TeamActivities
 from ..activities.tool_call import HEARTBEAT_EVERY_SECONDS
 from ..workflows import (
     AgentRunWorkflow,
     DelegationWorkflow,
     SubagentWorkflow,
+    TeamBoardWorkflow,
     ToolCallWorkflow,
 )
 from .governance import GovernanceInterceptor
@@ -33,12 +35,20 @@ def build_worker(
 ) -> Worker:
     settings = services.settings
     services.session_directory.bind(services, client)
+    services.team_boards.bind(services, client)
+    teams = TeamActivities(services, client)
     agent = AgentActivities(services)
     children = ChildRunActivities(services, client)
     return Worker(
         client,
         task_queue=settings.task_queue,
-        workflows=[ToolCallWorkflow, AgentRunWorkflow, SubagentWorkflow, DelegationWorkflow],
+        workflows=[
+            ToolCallWorkflow,
+            AgentRunWorkflow,
+            SubagentWorkflow,
+            DelegationWorkflow,
+            TeamBoardWorkflow,
+        ],
         activities=[
             run_tool,
             agent.turn_setup,
@@ -49,6 +59,8 @@ def build_worker(
             children.finish,
             children.archive,
             children.deliver,
+            teams.mirror,
+            teams.deliver,
         ],
         interceptors=[GovernanceInterceptor(services.governance, settings.workspaces)],
         max_concurrent_activities=max_concurrent_activities,

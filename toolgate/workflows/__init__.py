@@ -4,6 +4,7 @@ from ._children import ChildRecord, ChildUpdate, SteerRequest
 from .agent_run import AgentRunInput, AgentRunStatus, AgentRunWorkflow, UserMessage
 from .retry import retry_policy_for
 from .subagent import ChildRunInput, DelegationWorkflow, SubagentWorkflow
+from .team_board import BoardReply, TeamBoardInput, TeamBoardWorkflow
 from .tool_call import ApprovalDecision, ToolCallRequest, ToolCallStatus, ToolCallWorkflow
 
 __all__ = [
@@ -19,6 +20,9 @@ __all__ = [
     "DelegationWorkflow",
     "SteerRequest",
     "SubagentWorkflow",
+    "BoardReply",
+    "TeamBoardInput",
+    "TeamBoardWorkflow",
     "ToolCallWorkflow",
     "UserMessage",
     "retry_policy_for",

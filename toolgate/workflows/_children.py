@@ -186,6 +186,8 @@ class ChildParent:
         assert self._start is not None
         while self._unread:
             text = self._unread.pop(0)
+            if text in self._pending:
+                self._pending.remove(text)  # forwarded, so not read here as well
             if self._start.session_id is None:
                 continue  # no session to tell: the answer stays in GET /v1/delegations
             delivery = ChildDelivery(tenant_id=self._start.agent.tenant_id,

@@ -94,6 +94,18 @@ class AgentLoop(ChildParent):
         self._start = start
         self._messages = [*start.history, Message(role="user", content=start.message)]
         self._recorded = len(start.history)
+        while True:
+            await self._run_loop(start)
+            await self._record(start)
+            await self._settle_cancelled()
+            await workflow.wait_condition(workflow.all_handlers_finished)
+            if self._resume():
+                continue
+            await self._forward_unread()
+            if not self._resume():
+                return self._status
+
+    async def _run_loop(self, start: AgentRunInput) -> None:
         try:
             await self._loop(start)
         except (asyncio.CancelledError, CancelledError):
@@ -106,11 +118,18 @@ class AgentLoop(ChildParent):
             else:
                 self._status.state = "failed"
                 self._status.error = str(getattr(err.cause, "message", err.cause or err))
-        await self._record(start)
-        await self._settle_cancelled()
-        await workflow.wait_condition(workflow.all_handlers_finished)
-        await self._forward_unread()
-        return self._status
+
+    def _resume(self) -> bool:
+        """A message that arrived while a completed run was finishing its bookkeeping is
+        answered too (it would be lost otherwise): take it and go on."""
+        if self._status.state != "completed" or not self._pending or self._cancelled:
+            return False
+        message = self._pending.pop(0)
+        self._read(message)
+        self._messages.append(Message(role="user", content=message))
+        self._status.state, self._status.final_text = "running", ""
+        self._status.pending_messages = len(self._pending)
+        return True
 
     async def _record(self, start: AgentRunInput) -> None:
         """Append what the session has not stored yet (a no-op without a session)."""
