@@ -160,3 +160,26 @@ async def test_the_board_continues_as_new_and_keeps_working(
     assert await _refused(own_client, team, ana, "claim", task_id="T2") == "task_claimed"
     latest = own_client.get_workflow_handle_for(TeamBoardWorkflow.run, team.board_id)
     assert [t.id for t in await latest.query(TeamBoardWorkflow.tasks)] == ["T1", "T2", "T3", "T4"]
+
+
+async def test_an_update_that_arrives_with_the_start_sees_the_board(
+    dev_client: Client, services: Services, dev_worker: Worker
+) -> None:
+    """Update-with-start puts the update in the board's first task: the board's state is
+    built in ``@workflow.init``, so the lead is already a member when it is checked."""
+    from temporalio.client import WithStartWorkflowOperation
+    from temporalio.common import WorkflowIDConflictPolicy
+
+    team = await _team(services)
+    start = TeamBoardInput(tenant_id=team.tenant_id, team_id=team.id, lead=team.lead_agent_id,
+                           members=team.roles(), sessions={})  # fmt: skip
+    operation = WithStartWorkflowOperation(
+        TeamBoardWorkflow.run, start, id=team.board_id, task_queue=services.settings.task_queue,
+        id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+    )  # fmt: skip
+    reply = await dev_client.execute_update_with_start_workflow(
+        TeamBoardWorkflow.act,
+        BoardAction(action="create", actor=team.lead_agent_id, title="first"),
+        start_workflow_operation=operation,
+    )  # fmt: skip
+    assert reply.result[0]["id"] == "T1"

@@ -59,17 +59,20 @@ class BoardReply(BaseModel):
 
 @workflow.defn(name="TeamBoard")
 class TeamBoardWorkflow:
-    def __init__(self) -> None:
+    @workflow.init
+    def __init__(self, start: TeamBoardInput) -> None:
+        """From the input, before any handler runs: an Update that arrives with the
+        start is checked against the real board, not an empty one."""
         self._state: TeamBoardInput | None = None
         self._board = Board("", {})
         self._seq = 1
         self._outbox: list[BoardEvent] = []
         self._changed: set[str] = set()
         self._updates = 0
+        self._load(start)
 
     @workflow.run
-    async def run(self, start: TeamBoardInput) -> None:
-        self._load(start)
+    async def run(self, start: TeamBoardInput) -> None:  # noqa: ARG002 - read by __init__
         while True:
             try:
                 await workflow.wait_condition(
