@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from temporalio.client import Client
 from temporalio.common import HeaderCodecBehavior
@@ -17,6 +19,7 @@ from toolgate.store import Role
 #: One key ring for the session: the Temporal test servers outlive each test's settings.
 SECRET_KEYS = generate_key("test1")
 RING = KeyRing.parse(SECRET_KEYS)
+T = TypeVar("T")
 
 
 def new_tenant() -> str:
@@ -60,3 +63,14 @@ def toolgate_client(env: WorkflowEnvironment) -> Client:
     config = env.client.config()
     config["header_codec_behavior"] = HeaderCodecBehavior.CODEC
     return Client(**config)
+
+
+async def eventually(check: Callable[[], Awaitable[T]], what: str, tries: int = 1200) -> T:
+    """The first truthy answer of ``check``, polled every 50 ms: waiting for a state
+    (a run ending, a mirror catching up), never a timing assertion."""
+    for _ in range(tries):
+        found = await check()
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never: {what}")

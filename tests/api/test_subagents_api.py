@@ -3,13 +3,12 @@ timers never fire during the tests, and children may outlive their parents)."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from typing import Any
 
 import httpx
 
-from ..helpers import TenantKeys
+from ..helpers import TenantKeys, eventually
 
 HOLD = {"turns": [{"tool_calls": [{"name": "exec", "arguments": {"command": "sleep 120"}}]},
                   {"text": "held"}]}  # fmt: skip
@@ -40,15 +39,6 @@ async def _start(
     return session["id"], sent.json()["run_id"]
 
 
-async def _until(check: Any, what: str) -> Any:
-    for _ in range(1200):  # waiting for a state, not a timing assertion
-        found = await check()
-        if found:
-            return found
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never: {what}")
-
-
 async def test_list_get_steer_and_cancel_a_runs_subagents(
     dev_api: httpx.AsyncClient, acme: TenantKeys
 ) -> None:
@@ -65,7 +55,7 @@ async def test_list_get_steer_and_cancel_a_runs_subagents(
         listed = (await api.get(f"/v1/runs/{run}/subagents", headers=h)).json()
         return listed if [c["state"] for c in listed] == ["running", "running"] else []
 
-    a, b = await _until(two_running, "two running subagents")
+    a, b = await eventually(two_running, "two running subagents")
     assert (a["label"], a["kind"], a["mode"], a["target_agent_id"]) == (
         "a",
         "spawn",
@@ -83,7 +73,7 @@ async def test_list_get_steer_and_cancel_a_runs_subagents(
     async def finished() -> bool:
         return (await api.get(f"/v1/runs/{run}", headers=h)).json()["state"] == "completed"
 
-    await _until(finished, "the run completes once its subagents have ended")
+    await eventually(finished, "the run completes once its subagents have ended")
     history = (await api.get(f"/v1/runs/{run}/history", headers=h)).json()
     assert f"[subagent {steered.json()['id']} (a) completed] quick answer" in [
         m["content"] for m in history if m["role"] == "user"]  # fmt: skip
@@ -127,7 +117,7 @@ async def test_a_cancelled_parent_stops_its_subagents_and_sync_delegations_but_n
         listed = (await api.get(f"/v1/runs/{run}/subagents", headers=h)).json()
         return listed if len(listed) == 3 else []
 
-    children = await _until(three_running, "a subagent, an async and a sync delegation")
+    children = await eventually(three_running, "a subagent, an async and a sync delegation")
     assert [(c["kind"], c["mode"]) for c in children] == [
         ("spawn", "async"), ("delegate", "async"), ("delegate", "sync")]  # fmt: skip
     assert (await api.post(f"/v1/runs/{run}/cancel", headers=h)).status_code == 202
@@ -137,7 +127,7 @@ async def test_a_cancelled_parent_stops_its_subagents_and_sync_delegations_but_n
         found = {c["id"].rsplit("-", 2)[1] + c["id"][-1]: c["state"] for c in listed}
         return found if "running" not in found.values() else {}
 
-    assert await _until(states, "every child ended") == {
+    assert await eventually(states, "every child ended") == {
         "sub1": "cancelled", "del2": "completed", "del3": "cancelled"}  # fmt: skip
     assert (await api.get(f"/v1/runs/{run}", headers=h)).json()["state"] == "cancelled"
 
@@ -145,7 +135,7 @@ async def test_a_cancelled_parent_stops_its_subagents_and_sync_delegations_but_n
         stored = (await api.get(f"/v1/sessions/{session}/messages", headers=h)).json()
         return [m["content"] for m in stored if "helper finished the work" in m["content"]]
 
-    report = await _until(delivered, "the async delegation's answer in the session")
+    report = await eventually(delivered, "the async delegation's answer in the session")
     assert report[0] == f"[delegate {run}-del-2 ({helper}) completed] helper finished the work"
     current = (await api.get(f"/v1/sessions/{session}", headers=h)).json()["current_run"]
     assert current.endswith("-2")  # the answer started the session's next run

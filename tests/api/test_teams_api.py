@@ -3,7 +3,6 @@ lead only, a person answering a teammate's question, and bad input."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from typing import Any
 
@@ -13,7 +12,7 @@ from temporalio.testing import WorkflowEnvironment
 from toolgate.activities.agent import AgentActivities, AgentRef
 from toolgate.services import Services
 
-from ..helpers import TenantKeys, toolgate_client
+from ..helpers import TenantKeys, eventually, toolgate_client
 
 
 def _board(**args: Any) -> dict[str, Any]:
@@ -28,15 +27,6 @@ async def _agent(api: httpx.AsyncClient, acme: TenantKeys, name: str, turns: lis
         await api.put(f"/v1/agents/{agent}/llm", json=llm, headers=acme.admin)
     ).status_code == 200
     return str(agent)
-
-
-async def _until(check: Any, what: str) -> Any:
-    for _ in range(1200):  # waiting for a state, not a timing assertion
-        found = await check()
-        if found:
-            return found
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never: {what}")
 
 
 async def test_lead_posts_teammates_complete_the_blocked_task_opens_and_the_lead_answers(
@@ -81,22 +71,24 @@ async def test_lead_posts_teammates_complete_the_blocked_task_opens_and_the_lead
         assert sent.status_code == 202, sent.text
 
     await send(lead, "Plan the release.")
-    await _until(lambda: said(lead, "Posted three tasks."), "the lead posts the tasks")
+    await eventually(lambda: said(lead, "Posted three tasks."), "the lead posts the tasks")
     tasks = (await api.get(f"/v1/teams/{team['id']}/tasks", headers=h)).json()
     assert [(t["id"], t["status"]) for t in tasks] == [
         ("T1", "pending"), ("T2", "pending"), ("T3", "blocked")]  # fmt: skip
     await send(ana, "Check the board.")
-    await _until(lambda: said(lead, "T1 approved."), "ana's work reaches the lead, who approves")
+    await eventually(
+        lambda: said(lead, "T1 approved."), "ana's work reaches the lead, who approves"
+    )
     await send(ben, "Check the board.")
     final = "Notes and tests are approved; Publish is ready to claim."
-    await _until(lambda: said(lead, final), "the lead answers the user")
+    await eventually(lambda: said(lead, final), "the lead answers the user")
 
     async def settled() -> list[tuple[str, str]]:
         listed = (await api.get(f"/v1/teams/{team['id']}/tasks", headers=h)).json()
         found = [(t["id"], t["status"]) for t in listed]
         return found if found[-1][1] == "pending" else []
 
-    assert await settled() or await _until(settled, "the mirror") == [
+    assert await settled() or await eventually(settled, "the mirror") == [
         ("T1", "completed"), ("T2", "completed"), ("T3", "pending")]  # fmt: skip
     stored = (await api.get(f"/v1/sessions/{sessions[lead]}/messages", headers=h)).json()
     told = [m["content"] for m in stored if m["role"] == "user"]
@@ -145,7 +137,7 @@ async def test_a_person_answers_a_teammates_question_and_bad_input_is_refused(
     async def asked() -> list[dict[str, Any]]:
         return (await api.get(f"/v1/teams/{team['id']}/questions", headers=h)).json()
 
-    question = (await _until(asked, "the question"))[0]
+    question = (await eventually(asked, "the question"))[0]
     assert (question["state"], question["asker"]) == ("waiting", ana)
     path = f"/v1/teams/{team['id']}/actions"
     answered = await api.post(path, headers=acme.user, json={
@@ -159,7 +151,7 @@ async def test_a_person_answers_a_teammates_question_and_bad_input_is_refused(
         stored = (await api.get(f"/v1/sessions/{ana_session}/messages", headers=h)).json()
         return any(m["content"] == f"user answered {question['id']}: Markdown" for m in stored)
 
-    await _until(heard, "the answer reaches the asker's session")
+    await eventually(heard, "the answer reaches the asker's session")
     stored = (await api.get(f"/v1/sessions/{ana_session}/messages", headers=h)).json()
     refused = next(m for m in stored if m["role"] == "tool")
     assert refused["is_error"] and "no task 'T9' on this board" in refused["content"]
@@ -170,7 +162,9 @@ async def test_a_person_answers_a_teammates_question_and_bad_input_is_refused(
         stored = (await api.get(f"/v1/sessions/{alone}/messages", headers=h)).json()
         return [m for m in stored if m["role"] == "tool"]
 
-    assert "this agent is in no team" in (await _until(lonely, "the tool's answer"))[0]["content"]
+    assert (
+        "this agent is in no team" in (await eventually(lonely, "the tool's answer"))[0]["content"]
+    )
     made = await api.post(path, headers=h, json={"action": "create", "title": "Style guide"})
     assert made.status_code == 200, made.text
     for move in (
@@ -184,7 +178,7 @@ async def test_a_person_answers_a_teammates_question_and_bad_input_is_refused(
         got = (await api.get(f"/v1/teams/{team['id']}/tasks/T1", headers=h)).json()
         return got if len(got.get("comments", [])) == 2 and got["attachments"] else {}
 
-    detail = await _until(detailed, "comments and attachments in the mirror")
+    detail = await eventually(detailed, "comments and attachments in the mirror")
     assert [(c["kind"], c["text"]) for c in detail["comments"]] == [
         ("note", "see the wiki"), ("blocker", "wiki is down")]  # fmt: skip
     assert detail["attachments"][0]["name"] == "outline.md"

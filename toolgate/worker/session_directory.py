@@ -8,27 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from temporalio.client import Client
-
 from ..tools import ToolContext
-from ..tools.errors import InfrastructureError
+from ._bound import WorkerBound
 
 if TYPE_CHECKING:
-    from ..services import Services
+    pass
 
 
-class WorkerSessionDirectory:
-    def __init__(self) -> None:
-        self._services: Services | None = None
-        self._client: Client | None = None
-
-    def bind(self, services: Services, client: Client) -> None:
-        self._services, self._client = services, client
-
-    def _parts(self) -> tuple[Services, Client]:
-        if self._services is None or self._client is None:
-            raise InfrastructureError("session tools run only in a worker")
-        return self._services, self._client
+class WorkerSessionDirectory(WorkerBound):
+    what = "session tools"
 
     async def sessions(self, ctx: ToolContext, limit: int) -> list[dict[str, Any]]:
         services, _ = self._parts()

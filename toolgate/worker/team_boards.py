@@ -11,23 +11,14 @@ from temporalio.service import RPCError, RPCStatusCode
 from ..tools import ToolContext
 from ..tools.errors import InfrastructureError
 from ..tools.team import BoardAction, BoardRefusal
+from ._bound import WorkerBound
 
 if TYPE_CHECKING:
     from ..services import Services
 
 
-class WorkerTeamBoards:
-    def __init__(self) -> None:
-        self._services: Services | None = None
-        self._client: Client | None = None
-
-    def bind(self, services: Services, client: Client) -> None:
-        self._services, self._client = services, client
-
-    def _parts(self) -> tuple[Services, Client]:
-        if self._services is None or self._client is None:
-            raise InfrastructureError("team tools run only in a worker")
-        return self._services, self._client
+class WorkerTeamBoards(WorkerBound):
+    what = "team tools"
 
     async def teams_of(self, ctx: ToolContext) -> list[tuple[str, str]]:
         services, _ = self._parts()
