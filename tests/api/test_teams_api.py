@@ -197,3 +197,19 @@ async def test_a_person_answers_a_teammates_question_and_bad_input_is_refused(
     gone = await api.delete(f"/v1/teams/{team['id']}", headers=h)
     assert gone.status_code == 204
     assert (await api.get(f"/v1/teams/{team['id']}", headers=h)).status_code == 404
+
+
+async def test_a_task_deep_in_a_large_board_is_found(
+    api: httpx.AsyncClient, acme: TenantKeys, services: Services
+) -> None:
+    """The task route reads one row, whatever the board's size (it once scanned a page)."""
+    from toolgate.tools.team import Task
+
+    lead = (await api.post("/v1/agents", json={"name": "big-lead"}, headers=acme.admin)).json()
+    team = await services.teams.create(acme.tenant_id, "big", lead["id"], [])
+    tasks = [Task(id=f"T{n}", title=f"task {n}") for n in range(1, 1202)]
+    await services.teams.mirror(team.id, tasks, [])
+    got = await api.get(f"/v1/teams/{team.id}/tasks/T1201", headers=acme.user)
+    assert got.status_code == 200 and got.json()["task"]["title"] == "task 1201"
+    missing = await api.get(f"/v1/teams/{team.id}/tasks/T1202", headers=acme.user)
+    assert missing.status_code == 404 and missing.json()["code"] == "task_not_found"

@@ -3,7 +3,6 @@ leaf deny at depth 1, limits, and archival 60 minutes after completion."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
 from typing import Any
@@ -15,7 +14,7 @@ from toolgate.services import Services
 from toolgate.store import CliBinaryInput
 from toolgate.workflows import AgentRunWorkflow, SubagentWorkflow
 
-from ..helpers import new_tenant
+from ..helpers import eventually, new_tenant
 from ..wire_server import WireServer
 from .test_agent_run import _agent, _start
 
@@ -154,12 +153,11 @@ HOLD = {"turns": [{"tool_calls": [{"name": "exec", "arguments": {"command": "sle
 
 
 async def _until_running(handle: Any, count: int) -> None:
-    for _ in range(600):  # waiting for a state, not a timing assertion
+    async def running() -> bool:
         children = await handle.query(AgentRunWorkflow.children)
-        if sum(1 for c in children if c.state == "running") >= count:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{handle.id} never had {count} running children")
+        return sum(1 for c in children if c.state == "running") >= count
+
+    await eventually(running, f"{count} running children of {handle.id}")
 
 
 async def test_the_ninth_concurrent_subagent_of_a_tenant_is_rejected_naming_the_limit(

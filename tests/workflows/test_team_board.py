@@ -15,10 +15,10 @@ from temporalio.worker import Worker
 from toolgate.services import Services
 from toolgate.store import Team
 from toolgate.teams import ensure_board
-from toolgate.tools.team import BoardAction
+from toolgate.tools.team import BoardAction, Question
 from toolgate.workflows import TeamBoardInput, TeamBoardWorkflow
 
-from ..helpers import new_tenant
+from ..helpers import eventually, new_tenant
 
 
 async def _team(services: Services, teammates: int = 2, name: str = "crew") -> Team:
@@ -93,23 +93,25 @@ async def test_illegal_moves_are_refused_and_dependencies_unblock(
     await _act(own_client, team, ben, "claim", task_id="T2")
     await _act(own_client, team, ben, "complete", task_id="T2", result="b done")
     assert (await _act(own_client, team, ana, "claim", task_id="T3"))["owner"] == ana
-    for _ in range(200):  # the mirror is written right after (waiting, not timing)
-        mirrored = await services.teams.tasks(team.id)
-        if [t.status for t in mirrored] == ["completed", "completed", "in_progress"]:
-            break
-        await asyncio.sleep(0.05)
-    assert [t.status for t in mirrored] == ["completed", "completed", "in_progress"]
+    settled = ["completed", "completed", "in_progress"]
+
+    async def mirrored() -> list[str]:  # the mirror is written right after the moves
+        statuses = [t.status for t in await services.teams.tasks(team.id)]
+        return statuses if statuses == settled else []
+
+    assert await eventually(mirrored, "the mirror") == settled
     assert [t.id for t in await services.teams.tasks(team.id, query="done")] == ["T1", "T2"]
     history = [e.action for e in await services.teams.events(team.id, task_id="T3")]
     assert history == ["create", "unblocked", "claim"]
     lead_session = team.session_of(lead)
     assert lead_session is not None
-    for _ in range(200):  # the lead's session got the teammates' news
+
+    async def news() -> list[str]:
         told = [m.content for m in await services.sessions_store.messages(lead_session)
                 if m.content.startswith("teammate:")]  # fmt: skip
-        if len(told) >= 2:
-            break
-        await asyncio.sleep(0.05)
+        return told if len(told) >= 2 else []
+
+    told = await eventually(news, "the teammates' news in the lead's session")
     assert told[:2] == [f"teammate: {ana} (role0) completed T1: a done",
                         f"teammate: {ben} (role1) completed T2: b done"]  # fmt: skip
 
@@ -126,11 +128,12 @@ async def test_a_question_nobody_answers_times_out_and_the_asker_is_told(
     handle = own_client.get_workflow_handle_for(TeamBoardWorkflow.run, team.board_id)
     assert [q.state for q in await handle.query(TeamBoardWorkflow.questions)] == ["waiting"]
     await own_time_skipping_server.sleep(timedelta(minutes=31))  # half an hour, at once
-    for _ in range(200):  # the board handles its timer right after (waiting, not timing)
+
+    async def closed() -> list[Question]:  # the board handles its timer right after
         questions = await handle.query(TeamBoardWorkflow.questions)
-        if questions[0].state != "waiting":
-            break
-        await asyncio.sleep(0.05)
+        return questions if questions[0].state != "waiting" else []
+
+    questions = await eventually(closed, "the question's timeout")
     assert [(q.id, q.state) for q in questions] == [(asked["id"], "timeout")]
     assert await _refused(own_client, team, team.lead_agent_id, "answer",
                           question_id=asked["id"], answer="late") == "question_closed"  # fmt: skip
@@ -150,12 +153,12 @@ async def test_the_board_continues_as_new_and_keeps_working(
     ana = next(m.agent_id for m in team.members if m.role != "lead")
     for n in range(4):
         await _act(own_client, team, lead, "create", title=f"task {n}")
-    for _ in range(200):  # until the board has continued (waiting, not timing)
+
+    async def continued() -> bool:
         current = (await own_client.get_workflow_handle(team.board_id).describe()).run_id
-        if current != first_run:
-            break
-        await asyncio.sleep(0.05)
-    assert current != first_run
+        return current != first_run
+
+    await eventually(continued, "the board's continue-as-new")
     await _act(own_client, team, ana, "claim", task_id="T2")  # after continue-as-new
     assert await _refused(own_client, team, ana, "claim", task_id="T2") == "task_claimed"
     latest = own_client.get_workflow_handle_for(TeamBoardWorkflow.run, team.board_id)

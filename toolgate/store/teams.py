@@ -182,6 +182,11 @@ class TeamStore:
             rows = await session.scalars(select_.offset(offset).limit(limit))
             return [Task.model_validate(r) for r in rows]
 
+    async def task(self, team_id: str, task_id: str) -> Task | None:
+        async with self._sessions() as session:
+            row = await session.get(TeamTaskRow, (uuid.UUID(team_id), task_id))
+            return Task.model_validate(row.data) if row is not None else None
+
     async def events(
         self, team_id: str, after: int = 0, task_id: str | None = None, limit: int = 500
     ) -> list[BoardEventRecord]:

@@ -146,15 +146,15 @@ async def get_task(
     team_id: str, task_id: str, services: ServicesDep, principal: CurrentPrincipal
 ) -> TaskDetail:
     team = await _team(services, principal, team_id)
-    found = [t for t in await services.teams.tasks(team.id, limit=1000) if t.id == task_id]
-    if not found:
+    found = await services.teams.task(team.id, task_id)
+    if found is None:
         raise ApiError(404, "task_not_found", f"no task {task_id!r} on this board")
     events = await services.teams.events(team.id, task_id=task_id)
     comments = [{"actor": e.actor, **e.detail, "at": e.created_at.isoformat()}
                 for e in events if e.action == "comment"]  # fmt: skip
     attachments = [{"actor": e.actor, **e.detail, "at": e.created_at.isoformat()}
                    for e in events if e.action == "attach"]  # fmt: skip
-    return TaskDetail(task=found[0], comments=comments, attachments=attachments)
+    return TaskDetail(task=found, comments=comments, attachments=attachments)
 
 
 @router.get("/v1/teams/{team_id}/tasks/{task_id}/history", response_model=list[BoardEventPublic])
