@@ -17,5 +17,6 @@ for name in (
     "agent_loop",
     "subagents",
     "team_board",
+    "mcp_bridge",
 ):
     runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")

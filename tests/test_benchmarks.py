@@ -12,6 +12,7 @@ import pytest
 
 from benchmarks import (
     agent_loop,
+    mcp_bridge,
     pipeline_overhead,
     policy_resolution,
     shell_guard,
@@ -65,3 +66,10 @@ def test_team_board_benchmark_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(team_board, "BIG", 40)
     figures = team_board.main()
     assert figures["sequential_per_s"] > 0 and figures["search_hits"] > 0
+
+
+@pytest.mark.devserver
+def test_mcp_bridge_benchmark_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mcp_bridge, "CALLS", 5)
+    figures = mcp_bridge.main()
+    assert figures["direct_ms"] > 0 and figures["gate_ms"] > 0 and figures["durable_ms"] > 0

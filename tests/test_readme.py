@@ -47,6 +47,12 @@ PROMISES = [
     "sub-1 a cancelled\nsub-2 b cancelled\nsub-3 c completed\nsub-4 a completed",
     "T1 completed notes written\nT2 completed all green\nT3 pending",
     "(tester) finished T2, waiting for your review: all green",
+    "['mcp_notes_add_note', 'mcp_notes_read_note', 'mcp_notes_list_notes', "
+    "'mcp_notes_show_config']",
+    "['mcp_notes_add_note', 'mcp_notes_read_note', 'session_status']",
+    '"result": "stored todo"',
+    '"error_code":"mcp_unavailable"',
+    '"for_llm":"no note todo"',
 ]
 
 
@@ -77,4 +83,5 @@ def test_the_readme_tour_works_as_written(tmp_path: Path) -> None:
     assert not missing, f"the README promises {missing}; the tour printed:\n{out}"
     assert "s3cretpass" not in out and "BSA-example-key-0123456789" not in out
     assert "your-github-token-here" not in out
+    assert "notes-token-0123456789" not in out
     assert code == 0 and alive == set()

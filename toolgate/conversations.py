@@ -45,7 +45,7 @@ async def deliver(
                     raise  # otherwise it ended between the two calls: start the next run
     history = await services.sessions_store.messages(session.id, 0, 10_000)
     run_id = await services.sessions_store.next_run(session.tenant_id, session.id)
-    ref = AgentRef(tenant_id=session.tenant_id, agent_id=session.agent_id,
+    ref = AgentRef(tenant_id=session.tenant_id, agent_id=session.agent_id, user_id=session.user_id,
                    channel=session.channel, chat_id=session.chat_id)  # fmt: skip
     start = AgentRunInput(agent=ref, message=text, history=history, session_id=session.id)
     context = CallContext(tenant_id=session.tenant_id, agent_id=session.agent_id,

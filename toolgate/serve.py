@@ -47,6 +47,8 @@ async def serve(
         client = await connect_temporal(settings, services.ring)
         tasks: list[asyncio.Task[None]] = []
         temporal_worker = build_worker(client, services) if worker else None
+        if worker:
+            await services.mcp.start()  # its MCP connections follow server changes
         if temporal_worker is not None:
             tasks.append(asyncio.create_task(temporal_worker.run(), name="worker"))
         server: _Server | None = None

@@ -14,6 +14,7 @@ from temporalio.common import HeaderCodecBehavior
 
 from .config import Settings
 from .crypto import KeyRing, encrypted_data_converter
+from .mcp import McpManager
 from .store import (
     AgentLinkStore,
     AgentStore,
@@ -22,6 +23,8 @@ from .store import (
     CliBinaryStore,
     CustomToolStore,
     KeyStore,
+    McpGrantStore,
+    McpServerStore,
     PostgresApprovals,
     PostgresAuditLog,
     PostgresConfigSource,
@@ -65,6 +68,9 @@ class Services:
     child_runs: ChildRunStore
     teams: TeamStore
     agent_links: AgentLinkStore
+    mcp_servers: McpServerStore
+    mcp_grants: McpGrantStore
+    mcp: McpManager
     configs: CachedConfigSource
     audit: PostgresAuditLog
     approvals: PostgresApprovals
@@ -78,6 +84,7 @@ class Services:
         await self.configs.start()
 
     async def close(self) -> None:
+        await self.mcp.stop()
         await self.configs.stop()
         await self.engine.dispose()
 
@@ -108,10 +115,15 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
     secrets = SecretStore(sessions, ring, lambda change: configs.invalidate(change))
     custom_tools = CustomToolStore(sessions, ring, lambda change: configs.invalidate(change))
     cli_binaries = CliBinaryStore(sessions, ring, lambda change: configs.invalidate(change))
+    mcp_servers = McpServerStore(sessions, ring, lambda change: configs.invalidate(change))
+    mcp_grants = McpGrantStore(sessions, lambda change: configs.invalidate(change))
     configs = CachedConfigSource(
-        PostgresConfigSource(sessions, secrets, custom_tools, cli_binaries), database_url
+        PostgresConfigSource(sessions, secrets, custom_tools, cli_binaries, mcp_grants),
+        database_url,
     )
     scrubber = Scrubber(settings.dynamic_scrub_values())
+    mcp = McpManager(mcp_servers, mcp_grants, scrubber)
+    configs.subscribe(mcp.on_change)
 
     async def registry_for(_ctx: ToolContext) -> Registry:
         return shared  # the gate overlays the agent's custom tools from its config
@@ -124,6 +136,7 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         scrubber=scrubber,
         audit=audit,
         command_guard=ShellGuard(approvals),
+        mcp=mcp,
     )
     return Services(
         settings=settings,
@@ -144,6 +157,9 @@ def build_services(settings: Settings, registry: Registry | None = None) -> Serv
         child_runs=ChildRunStore(sessions),
         teams=TeamStore(sessions),
         agent_links=AgentLinkStore(sessions),
+        mcp_servers=mcp_servers,
+        mcp_grants=mcp_grants,
+        mcp=mcp,
         configs=configs,
         audit=audit,
         approvals=approvals,

@@ -24,6 +24,7 @@ async def api(
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://toolgate") as client:
         yield client
+    await app.state.mcp.aclose()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ A last test makes sure no route escapes this table.
 from __future__ import annotations
 
 import json
+import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,8 @@ from toolgate.store import ChildRun
 from toolgate.tools import ToolContext
 
 from ..helpers import TenantKeys, tenant_with_keys
+
+NOTES = Path(__file__).parents[2] / "examples" / "mcp" / "notes_server.py"
 
 
 @dataclass
@@ -41,6 +44,8 @@ class World:
     link: str
     team: str
     task: str
+    mcp_server: str
+    access_request: str
 
 
 @pytest.fixture
@@ -101,9 +106,20 @@ async def world(api: httpx.AsyncClient, services: Services) -> World:
     posted = await api.post(f"/v1/teams/{team.json()['id']}/actions",
                             json={"action": "create", "title": "a task"}, headers=h)  # fmt: skip
     assert posted.status_code == 200, posted.text
+    notes = {"name": "a_notes", "command": sys.executable, "args": [str(NOTES)],
+             "env": {"NOTES_TOKEN": "a-notes-token-0123456789"}}  # fmt: skip
+    server = await api.post("/v1/mcp/servers", json=notes, headers=h)
+    assert server.status_code == 201 and server.json()["test"]["ok"], server.text
+    mcp = server.json()["id"]
+    grant = await api.put(f"/v1/mcp/servers/{mcp}/grants/agents/{agent}",
+                          json={"tool_allow": ["list_notes"]}, headers=h)  # fmt: skip
+    assert grant.status_code == 200, grant.text
+    asked = await api.post(f"/v1/mcp/servers/{mcp}/access-requests", json={"user_id": user},
+                           headers=h)  # fmt: skip
+    assert asked.status_code == 201, asked.text
     return World(a, b, agent, user, key, secret_value, approval, created.json()["id"],
                  gh.json()["id"], session.json()["id"], child.id, link.json()["id"],
-                 team.json()["id"], "T1")  # fmt: skip
+                 team.json()["id"], "T1", mcp, asked.json()["id"])  # fmt: skip
 
 
 def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
@@ -207,6 +223,20 @@ def _routes(w: World) -> list[tuple[str, str, object, set[int]]]:
         ("POST", f"/v1/teams/{w.team}/actions", {"action": "cancel", "task_id": w.task}, not_found),
         ("GET", f"/v1/teams/{w.team}/events?follow=false", None, not_found),
         ("DELETE", f"/v1/teams/{w.team}", None, not_found),
+        ("POST", "/v1/mcp/servers", {"name": "b_srv", "command": "/nonexistent/srv"}, own),
+        ("GET", "/v1/mcp/servers", None, own),
+        ("GET", f"/v1/mcp/servers/{w.mcp_server}", None, not_found),
+        ("PUT", f"/v1/mcp/servers/{w.mcp_server}", {"name": "x", "command": "y"}, not_found),
+        ("POST", f"/v1/mcp/servers/{w.mcp_server}/test", None, not_found),
+        ("GET", f"/v1/mcp/servers/{w.mcp_server}/grants", None, not_found),
+        ("PUT", f"/v1/mcp/servers/{w.mcp_server}/grants/agents/{w.agent}", {}, not_found),
+        ("DELETE", f"/v1/mcp/servers/{w.mcp_server}/grants/agents/{w.agent}", None, not_found),
+        ("POST", f"/v1/mcp/servers/{w.mcp_server}/access-requests", {"user_id": w.user}, not_found),
+        ("GET", "/v1/mcp/access-requests", None, own),
+        ("GET", f"/v1/mcp/access-requests/{w.access_request}", None, not_found),
+        ("POST", f"/v1/mcp/access-requests/{w.access_request}/approve", {}, not_found),
+        ("POST", f"/v1/mcp/access-requests/{w.access_request}/reject", {}, not_found),
+        ("DELETE", f"/v1/mcp/servers/{w.mcp_server}", None, not_found),
         ("GET", f"/v1/tools?agent_id={w.agent}", None, not_found),
         ("POST", "/v1/tools/read_file/invoke", invoke, not_found),
         ("GET", f"/v1/audit?agent_id={w.agent}", None, not_found),
@@ -267,7 +297,8 @@ async def test_master_only_routes_refuse_a_tenant_admin(
 
 
 def test_every_route_is_covered_by_these_tests() -> None:
-    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B", "Q", "H", "L", "M", "Z")  # type: ignore[arg-type]
+    fake = World(*(None,) * 2, "A", "U", "K", "S", "P", "C", "B", "Q", "H", "L", "M", "Z", "V",  # type: ignore[arg-type]
+                 "R")  # fmt: skip
     fake.a = fake.b = TenantKeys("T", {}, {})
     covered = {
         (m, p.split("?")[0].replace("/A", "/{agent_id}").replace("/U", "/{user_id}")
@@ -276,7 +307,9 @@ def test_every_route_is_covered_by_these_tests() -> None:
          .replace("/P", "/{approval_id}").replace("/C", "/{tool_id}")
          .replace("/B", "/{binary_id}").replace("/agentrun-Q-1", "/{run_id}")
          .replace("/Q", "/{session_id}").replace("/H", "/{child_id}")
-         .replace("/L", "/{link_id}").replace("/M", "/{team_id}").replace("/Z", "/{task_id}"))
+         .replace("/L", "/{link_id}").replace("/M", "/{team_id}").replace("/Z", "/{task_id}")
+         .replace("/V", "/{server_id}").replace("/R", "/{request_id}")
+         .replace("/agents/{agent_id}", "/{kind}/{subject_id}", p.startswith("/v1/mcp/") or 0))
         for m, p, _, _ in _routes(fake)
     }  # fmt: skip
     covered = {(m, p.replace("/exec", "/{tool}")) for m, p in covered}
@@ -300,6 +333,12 @@ async def _a_is_unchanged(api: httpx.AsyncClient, w: World) -> None:
     assert [link["id"] for link in links] == [w.link]
     tasks = (await api.get(f"/v1/teams/{w.team}/tasks", headers=h)).json()
     assert [(t["id"], t["status"]) for t in tasks] == [("T1", "pending")]
+    server = (await api.get(f"/v1/mcp/servers/{w.mcp_server}", headers=h)).json()
+    assert (server["name"], server["env"]) == ("a_notes", {"NOTES_TOKEN": "****"})
+    grants = (await api.get(f"/v1/mcp/servers/{w.mcp_server}/grants", headers=h)).json()
+    assert [(g["subject_id"], g["tool_allow"]) for g in grants] == [(w.agent, ["list_notes"])]
+    asked = (await api.get(f"/v1/mcp/access-requests/{w.access_request}", headers=h)).json()
+    assert asked["status"] == "pending"
     assert secrets[0]["masked"] == "****" + w.secret_value[-4:]
     settings = {s["tool"]: s for s in (await api.get("/v1/tool-settings", headers=h)).json()}
     assert settings["exec"] == {"tool": "exec", "settings": {"timeout_seconds": 77},

@@ -13,6 +13,7 @@ from toolgate.tools import (
     AuditEntry,
     CommandGuard,
     Governance,
+    McpBridge,
     PolicyInputs,
     RateLimit,
     Registry,
@@ -70,6 +71,7 @@ def governance(
     limit: RateLimit | None = None,
     scrubber: Scrubber | None = None,
     command_guard: CommandGuard | None = None,
+    mcp: McpBridge | None = None,
 ) -> Governance:
     async def registry_for(_ctx: ToolContext) -> Registry:
         return registry
@@ -81,6 +83,7 @@ def governance(
         scrubber=scrubber or Scrubber(),
         audit=audit,
         command_guard=command_guard,
+        mcp=mcp,
     )
 
 

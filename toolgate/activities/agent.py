@@ -57,6 +57,8 @@ class AgentRef(BaseModel):
     chat_id: str = ""
     subagent_depth: int = 0
     request_allow: list[str] | None = None
+    user_id: str = ""
+    """Whose run it is: their MCP grants narrow the MCP tools listed to the LLM."""
 
 
 class ToolInfo(BaseModel):
@@ -137,7 +139,8 @@ class AgentActivities:
             subagent_depth=ref.subagent_depth,
             request_allow=frozenset(ref.request_allow) if ref.request_allow is not None else None,
         )
-        names = sorted(config.resolution(registry, request).tools)
+        hidden = config.hidden_for(ref.user_id)
+        names = sorted(config.resolution(registry, request).tools - hidden)
         tools = [_info(registry.describe(name)) for name in names]
         return AgentTurnSetup(
             tools=tools,

@@ -7,11 +7,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.routing import Route
 from temporalio.client import Client
 
 from .. import __version__
 from ..services import Services
 from .errors import install_error_handlers
+from .mcp_endpoint import McpEndpoint
 from .routers import (
     agents,
     audit,
@@ -20,6 +22,8 @@ from .routers import (
     custom_tools,
     health,
     keys,
+    mcp_access,
+    mcp_servers,
     policy,
     secrets,
     sessions,
@@ -48,6 +52,8 @@ ROUTERS = (
     sessions,
     subagents,
     teams,
+    mcp_servers,
+    mcp_access,
     audit,
     codec,
 )
@@ -56,11 +62,14 @@ ROUTERS = (
 def create_app(services: Services, temporal: Client) -> FastAPI:
     """An app bound to already-running services (the CLI and tests own their lifetime)."""
 
+    mcp = McpEndpoint(services, temporal)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.services = services
         app.state.temporal = temporal
         yield
+        await mcp.aclose()
 
     app = FastAPI(
         title="toolgate",
@@ -85,4 +94,7 @@ def create_app(services: Services, temporal: Client) -> FastAPI:
     )
     for module in ROUTERS:
         app.include_router(module.router)
+    # toolgate as an MCP server (streamable HTTP): an agent's tools for any MCP client
+    app.router.routes.append(Route("/mcp/{agent_id}", mcp, methods=["GET", "POST", "DELETE"]))
+    app.state.mcp = mcp
     return app

@@ -10,6 +10,14 @@ from .config import CachedConfigSource, PostgresConfigSource
 from .custom_tools import CustomToolNameTaken, CustomToolRecord, CustomToolStore
 from .db import DatabaseUnavailable, create_engine, describe, ping, sessionmaker
 from .keys import ApiKey, KeyStore, Principal, Role, User, UserNameTaken, UserStore
+from .mcp_grants import (
+    AccessRequestRecord,
+    GrantRecord,
+    GrantRefused,
+    McpGrantStore,
+    RequestConflict,
+)
+from .mcp_servers import McpServer, McpServerRecord, McpServerStore, McpServerTaken
 from .migrate import upgrade
 from .notify import ConfigChange
 from .ratelimit import PostgresRateLimiter
@@ -44,6 +52,15 @@ __all__ = [
     "DatabaseUnavailable",
     "DuplicateLink",
     "KeyStore",
+    "AccessRequestRecord",
+    "GrantRecord",
+    "GrantRefused",
+    "McpGrantStore",
+    "McpServer",
+    "McpServerRecord",
+    "McpServerStore",
+    "McpServerTaken",
+    "RequestConflict",
     "Member",
     "PostgresApprovals",
     "PostgresAuditLog",

@@ -26,8 +26,9 @@ from ..tools.shell import merge_deny_groups
 from .cli_binaries import CliBinaryStore
 from .custom_tools import CustomToolStore
 from .ids import parse_uuid
+from .mcp_grants import McpGrantStore
 from .models import AgentRow, BuiltinToolRow, PlatformConfigRow, TenantRow, TenantToolConfigRow
-from .notify import ALL_TENANTS, CHANNEL, ConfigChange, libpq_dsn
+from .notify import ALL_TENANTS, CHANNEL, ChangeHook, ConfigChange, libpq_dsn
 from .secrets import SecretStore
 
 log = logging.getLogger(__name__)
@@ -42,8 +43,10 @@ class PostgresConfigSource:
         secrets: SecretStore,
         custom_tools: CustomToolStore,
         cli_binaries: CliBinaryStore,
+        mcp_grants: McpGrantStore,
     ) -> None:
         self._sessions = sessions
+        self._mcp_grants = mcp_grants
         self._secrets = secrets
         self._custom_tools = custom_tools
         self._cli_binaries = cli_binaries
@@ -64,6 +67,7 @@ class PostgresConfigSource:
             platform_deny = await session.get(PlatformConfigRow, "shell_deny_groups")
             custom = await self._custom_tools.for_agent(session, tenant_id, key)
             binaries = await self._cli_binaries.for_tenant(session, tenant_id)
+            mcp_servers = await self._mcp_grants.for_agent(session, tenant_id, key)
             allowlist = await session.get(PlatformConfigRow, "command_keyword_allowlist")
             tenant_settings = await session.scalars(
                 select(TenantToolConfigRow).where(TenantToolConfigRow.tenant_id == tenant_id)
@@ -90,6 +94,7 @@ class PostgresConfigSource:
             secret_values=tuple(v for v in secrets if len(v) >= MIN_SCRUB_LENGTH),
             custom_tools=tuple(custom),
             cli_binaries=binaries,
+            mcp_servers=mcp_servers,
             llm=dict(agent.other_config.get("llm") or {}),
             hooks=tuple(agent.other_config.get("hooks") or ()),
             keyword_rules=tuple(
@@ -112,6 +117,11 @@ class CachedConfigSource:
         self._generation = 0
         self._listening = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._subscribers: list[ChangeHook] = []
+
+    def subscribe(self, hook: ChangeHook) -> None:
+        """Also tell ``hook`` of every change (the MCP manager follows server edits)."""
+        self._subscribers.append(hook)
 
     @property
     def listening(self) -> bool:
@@ -147,6 +157,8 @@ class CachedConfigSource:
 
     def invalidate(self, change: ConfigChange) -> None:
         self._generation += 1
+        for hook in self._subscribers:
+            hook(change)
         if change.tenant_id == ALL_TENANTS:
             self._cache.clear()
             return

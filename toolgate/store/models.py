@@ -379,3 +379,83 @@ class TeamEventRow(Base):
     actor: Mapped[str] = mapped_column(Text)
     detail: Mapped[dict[str, Any]] = mapped_column(JSONB)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class McpServerRow(Base):
+    """An MCP server of a tenant (spec §10). ``env`` and ``headers`` are sealed as in
+    sealed_env.py; ``tools`` is the list its last connection announced."""
+
+    __tablename__ = "mcp_servers"
+    __table_args__ = (
+        UniqueConstraint("tenant_id", "name"),
+        UniqueConstraint("tenant_id", "tool_prefix"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    transport: Mapped[str] = mapped_column(String(20))
+    command: Mapped[str] = mapped_column(Text, default="")
+    args: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    env: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    url: Mapped[str] = mapped_column(Text, default="")
+    headers: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    tool_prefix: Mapped[str] = mapped_column(String(40))
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    timeout_seconds: Mapped[float] = mapped_column(Float, default=60.0)
+    require_user_grant: Mapped[bool] = mapped_column(Boolean, default=False)
+    tools: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    tool_warnings: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    tools_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    connected_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    checked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class _McpGrantColumns:
+    """What an agent's grant and a user's grant share (spec §10: the same JSONB lists)."""
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    server_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("mcp_servers.id", ondelete="CASCADE"))
+    tool_allow: Mapped[list[str] | None] = mapped_column(JSONB, nullable=True)
+    tool_deny: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class McpAgentGrantRow(_McpGrantColumns, Base):
+    __tablename__ = "mcp_agent_grants"
+    __table_args__ = (UniqueConstraint("server_id", "agent_id"),)
+
+    agent_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+
+
+class McpUserGrantRow(_McpGrantColumns, Base):
+    __tablename__ = "mcp_user_grants"
+    __table_args__ = (UniqueConstraint("server_id", "user_id"),)
+
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+
+
+class McpAccessRequestRow(Base):
+    __tablename__ = "mcp_access_requests"
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    server_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("mcp_servers.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    tool_allow: Mapped[list[str] | None] = mapped_column(JSONB, nullable=True)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    decided_by: Mapped[str | None] = mapped_column(Text, nullable=True)
+    decision_note: Mapped[str] = mapped_column(Text, default="")
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    grant_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("mcp_user_grants.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

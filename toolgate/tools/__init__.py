@@ -9,6 +9,17 @@ from ._context import build_context
 from ._custom import CustomTool, CustomToolDef, EnvVar, check_definition, render
 from ._groups import PROFILES, TOOL_GROUPS, GroupCatalog
 from ._hooks import HookList, HookOutcome, RewriteHook, WebhookHook, run_hooks
+from ._mcp import (
+    BridgedTool,
+    McpAccessDenied,
+    McpBridge,
+    McpGrant,
+    McpServerAccess,
+    McpServerConfig,
+    McpToolDef,
+    McpUnavailable,
+    tool_name,
+)
 from ._model import CallContext, Capability, ToolContext, ToolResult
 from ._paths import resolve_in_workspace, workspace_for
 from ._pipeline import (
@@ -64,6 +75,15 @@ __all__ = [
     "AgentConfig",
     "AuditEntry",
     "AuditLog",
+    "BridgedTool",
+    "McpAccessDenied",
+    "McpBridge",
+    "McpGrant",
+    "McpServerAccess",
+    "McpServerConfig",
+    "McpToolDef",
+    "McpUnavailable",
+    "tool_name",
     "CallContext",
     "CustomTool",
     "CustomToolDef",

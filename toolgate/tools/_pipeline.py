@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
+from ._mcp import McpBridge
 from ._model import Capability, ToolContext, ToolResult
 from ._policy import PolicyRequest, check_allowed
 from ._ports import AgentConfig, AuditEntry, AuditLog, ConfigSource
@@ -178,6 +179,8 @@ class Governance:
     scrubber: Scrubber
     audit: AuditLog
     command_guard: CommandGuard | None = None
+    mcp: McpBridge | None = None
+    """The worker's MCP connections; without it MCP tools are refused as unavailable."""
 
 
 async def governed_call(
@@ -199,7 +202,7 @@ async def governed_call(
         config = await load_config(gov.configs, ctx)
         registry = await gov.registry_for(ctx)
         if config is not None:
-            registry = config.registry(registry)  # the agent's custom tools, phase two
+            registry = config.registry(registry, gov.mcp)  # custom and MCP tools, phase two
         tool = resolve_tool(registry, tool_name)
         ctx = check_policy(config, registry, ctx, tool_name)
         check_arguments(tool, args)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ._custom import CustomTool, CustomToolDef
+from ._mcp import BridgedTool, McpBridge, McpServerAccess, hidden_tools
 from ._model import ToolResult
 from ._policy import PolicyInputs, PolicyRequest, Resolution, resolve
 from ._registry import Registry
@@ -41,27 +42,40 @@ class AgentConfig:
     """The agent's PreToolUse hooks as stored (``tools.HookList`` reads them)."""
     llm: Mapping[str, Any] = field(default_factory=dict)
     """The agent's LLM settings as stored (``providers.AgentLLM`` reads them)."""
-    _registries: dict[int, tuple[Registry, Registry]] = field(
+    mcp_servers: tuple[McpServerAccess, ...] = ()
+    """The tenant's enabled MCP servers this agent holds a grant on, with their tools."""
+    _registries: dict[tuple[int, int], tuple[Registry, Registry]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
-    def registry(self, shared: Registry) -> Registry:
-        """The shared registry plus this agent's custom tools, on a clone (phase two).
+    def registry(self, shared: Registry, mcp: McpBridge | None = None) -> Registry:
+        """The shared registry plus this agent's custom and MCP tools, on a clone
+        (phase two). ``mcp`` is the worker's bridge; without one, MCP tools are listed
+        but cannot run.
 
         The shared registry of the worker is never mutated; the clone lives as long as
         this config object, which a change notification replaces.
         """
-        if not self.custom_tools:
+        if not self.custom_tools and not self.mcp_servers:
             return shared
-        found = self._registries.get(id(shared))
+        key = (id(shared), id(mcp))
+        found = self._registries.get(key)
         if found is not None and found[0] is shared:
             return found[1]
         overlay = shared.clone()
         for definition in self.custom_tools:
             if definition.name not in overlay:
                 overlay.register(CustomTool(definition))
-        self._registries[id(shared)] = (shared, overlay)
+        for server in self.mcp_servers:
+            for tool in server.tools:
+                if tool.name not in overlay:
+                    overlay.register(BridgedTool(tool, mcp))
+        self._registries[key] = (shared, overlay)
         return overlay
+
+    def hidden_for(self, user_id: str) -> frozenset[str]:
+        """MCP tools of this agent that ``user_id``'s grants rule out (spec §10)."""
+        return hidden_tools(self.mcp_servers, user_id)
 
     _resolved: dict[tuple[Registry, PolicyRequest], Resolution] = field(
         default_factory=dict, compare=False, repr=False

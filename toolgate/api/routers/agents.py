@@ -116,6 +116,7 @@ async def agent_tools(
     request_allow: Annotated[
         str | None, Query(description="Comma-separated per-request allow list")
     ] = None,
+    user_id: Annotated[str, Query(description="As this user sees them (MCP grants)")] = "",
 ) -> AgentToolsPublic:
     """The tools that reach this agent's LLM; with ``explain=true``, why each does or not."""
     agent = await load_agent(services, principal, agent_id)
@@ -137,9 +138,10 @@ async def agent_tools(
             )
             for e in (explain(resolution, registry, n) for n in names)
         ]
+    hidden = config.hidden_for(user_id or principal.user_id or "")
     return AgentToolsPublic(
         agent_id=agent.id,
-        tools=sorted(resolution.tools),
+        tools=sorted(resolution.tools - hidden),
         warnings=list(resolution.warnings),
         explain=explained,
     )

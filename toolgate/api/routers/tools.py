@@ -1,26 +1,20 @@
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import uuid
-from typing import Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
-from temporalio.client import WorkflowFailureError, WorkflowHandle
-from temporalio.common import WorkflowIDReusePolicy
-from temporalio.exceptions import WorkflowAlreadyStartedError
+from temporalio.client import WorkflowFailureError
 
-from ...tools import CallContext, PolicyRequest, ToolDescriptor, ToolResult
+from ...tools import CallContext, PolicyRequest, ToolDescriptor
 from ...tools.errors import ToolNotFound
-from ...worker.context import call_context
-from ...workflows import ToolCallRequest, ToolCallStatus, ToolCallWorkflow
+from ...workflows import ToolCallStatus
 from ..deps import CurrentPrincipal, ServicesDep, TemporalClientDep, agent_config, load_agent
 from ..errors import GATE_STATUS, ApiError
+from ..invoking import invoke
 from ..schemas import ApprovalPending, InvokeRequest, InvokeResponse, ResultPublic, ToolPublic
 
 router = APIRouter(prefix="/v1/tools", tags=["tools"])
-STATUS_POLL_SECONDS = 0.5
 
 
 def _public(d: ToolDescriptor) -> ToolPublic:
@@ -40,36 +34,15 @@ async def list_tools(
     principal: CurrentPrincipal,
     agent_id: str = Query(description="The agent whose tools to list"),
     provider: str = "",
+    user_id: str = Query(default="", description="List as this user sees them (MCP grants)"),
 ) -> list[ToolPublic]:
     """The tools this agent's LLM may use, with schemas and capabilities."""
     agent = await load_agent(services, principal, agent_id)
     config = await agent_config(services, agent)
     registry = config.registry(services.registry)
-    names = config.resolution(registry, PolicyRequest(provider=provider)).tools
+    hidden = config.hidden_for(user_id or principal.user_id or "")
+    names = config.resolution(registry, PolicyRequest(provider=provider)).tools - hidden
     return [_public(registry.describe(n)) for n in sorted(names)]
-
-
-async def _outcome(handle: WorkflowHandle[Any, ToolResult]) -> ToolResult | ToolCallStatus:
-    """The result, or the status once the call waits for a human's approval.
-
-    The result is awaited directly; every half second without one, the workflow is
-    asked whether it is waiting for an approval (a cheap query), so a caller is not
-    held for the approval's whole timeout.
-    """
-    waiting = asyncio.ensure_future(handle.result())
-    try:
-        while True:
-            done, _ = await asyncio.wait({waiting}, timeout=STATUS_POLL_SECONDS)
-            if done:
-                return waiting.result()
-            status = await handle.query(ToolCallWorkflow.status)
-            if status.state == "awaiting_approval":
-                return status
-    finally:
-        if not waiting.done():
-            waiting.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await waiting
 
 
 @router.post(
@@ -96,16 +69,6 @@ async def invoke_tool(
     except ToolNotFound as exc:
         raise ApiError(404, exc.code, exc.message) from None
     call_id = body.call_id or uuid.uuid4().hex
-    workflow_id = f"toolcall-{agent.id}-{call_id}"
-    request = ToolCallRequest(
-        tool=name,
-        call_id=call_id,
-        arguments=body.arguments,
-        capability=descriptor.capability,
-        idempotent=descriptor.idempotent,
-        timeout_seconds=descriptor.timeout_seconds,
-        approval_timeout_seconds=body.approval_timeout_seconds,
-    )
     context = CallContext(
         tenant_id=agent.tenant_id,
         agent_id=agent.id,
@@ -116,24 +79,15 @@ async def invoke_tool(
         request_allow=body.request_allow,
         provider=body.provider,
     )
-    with call_context(context):
-        try:
-            handle = await temporal.start_workflow(
-                ToolCallWorkflow.run,
-                request,
-                id=workflow_id,
-                task_queue=services.settings.task_queue,
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-                static_summary=f"{name} by agent {agent.name} ({agent.tenant_id})",
-            )
-        except WorkflowAlreadyStartedError:
-            # The same call_id again: answer with the first call's result, run nothing.
-            handle = temporal.get_workflow_handle_for(ToolCallWorkflow.run, workflow_id)
     try:
-        outcome = await _outcome(handle)
+        invoked = await invoke(services, temporal, agent, descriptor, body.arguments, context,
+                               call_id, body.approval_timeout_seconds)  # fmt: skip
     except WorkflowFailureError as exc:
         cause = getattr(exc.cause, "message", str(exc.cause))
-        raise ApiError(502, "tool_call_failed", cause, workflow_id=workflow_id) from None
+        raise ApiError(
+            502, "tool_call_failed", cause, workflow_id=f"toolcall-{agent.id}-{call_id}"
+        ) from None
+    outcome, workflow_id, handle = invoked.outcome, invoked.workflow_id, invoked.handle
     if isinstance(outcome, ToolCallStatus):
         pending = ApprovalPending(
             approval_id=outcome.approval_id or "", call_id=call_id, workflow_id=workflow_id
