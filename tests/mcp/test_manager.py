@@ -4,6 +4,7 @@ revoked after the agent's config was loaded, which still stops the next call."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
 from collections.abc import AsyncIterator
@@ -30,7 +31,7 @@ from toolgate.store import Role
 from toolgate.tools import AgentConfig, McpServerConfig, ToolContext, governed_call
 
 from ..helpers import bearer, eventually, new_agent, new_tenant
-from .conftest import HttpNotes, notes_stdio
+from .conftest import HttpNotes, notes_stdio, odd_stdio
 from .waits import next_backoff, until_sleeping, until_state
 
 
@@ -200,3 +201,29 @@ async def test_a_started_manager_follows_servers_disabled_changed_and_deleted(
     assert held is not None and held.config.timeout_seconds == 30
     await services.tenants.delete(s.tenant)
     await eventually(closed, "a deleted tenant's server is closed")
+
+
+async def test_a_call_in_flight_keeps_its_connection_open_past_the_idle_time(
+    services: Services, tmp_path: Path, stopping: list[McpManager]
+) -> None:
+    s = await _setup(services, odd_stdio())
+    stopping.append(s.manager)
+    gate = replace(services.governance, mcp=s.manager)
+    release = tmp_path / "release"
+    slow = {"text": "slow", "hold_until": str(release)}
+    call = asyncio.create_task(governed_call(gate, _ctx(s, tmp_path), "mcp_odd_echo", slow))
+
+    async def held() -> bool:
+        found = s.manager.connection(s.server)
+        return found is not None and found.status.state == "connected"
+
+    await eventually(held, "the call's connection is open")
+    connection = s.manager.connection(s.server)
+    assert connection is not None
+    for _ in range(int(IDLE_AFTER_SECONDS // HEALTH_EVERY_SECONDS) + 2):  # 11 quiet minutes
+        await until_sleeping(s.clock, 30.0)
+        await s.clock.advance(30)
+    await until_sleeping(s.clock, 30.0)  # checked, and still watching: not idle
+    assert connection.status.state == "connected" and not call.done()
+    release.touch()
+    assert (await call).for_llm == "echo: slow"
