@@ -139,8 +139,7 @@ class AgentActivities:
             subagent_depth=ref.subagent_depth,
             request_allow=frozenset(ref.request_allow) if ref.request_allow is not None else None,
         )
-        hidden = config.hidden_for(ref.user_id)
-        names = sorted(config.resolution(registry, request).tools - hidden)
+        names = sorted(config.tool_names(registry, request, ref.user_id))
         tools = [_info(registry.describe(name)) for name in names]
         return AgentTurnSetup(
             tools=tools,

@@ -120,8 +120,8 @@ class McpEndpoint:
         if config is None:
             return types.ListToolsResult(tools=[])
         registry = config.registry(self._services.registry)
-        names = config.resolution(registry, PolicyRequest(channel=CHANNEL)).tools
-        names -= config.hidden_for(caller.principal.user_id or "")
+        request = PolicyRequest(channel=CHANNEL)
+        names = config.tool_names(registry, request, caller.principal.user_id or "")
         tools = []
         for name in sorted(names):
             described = registry.describe(name)

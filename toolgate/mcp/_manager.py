@@ -151,7 +151,7 @@ class McpManager:
     # --- the bridge --------------------------------------------------------------------
 
     async def access(self, ctx: ToolContext, server_id: str) -> McpServerAccess | None:
-        return await self._grants.access(ctx.tenant_id, ctx.agent_id, server_id)
+        return await self._grants.access(ctx.tenant_id, ctx.agent_id, server_id, ctx.user_id)
 
     async def call(self, ctx: ToolContext, tool: McpToolDef, args: Mapping[str, Any]) -> ToolResult:
         connection = await self._ready(ctx.tenant_id, tool.server_id, tool.server)

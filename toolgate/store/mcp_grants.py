@@ -161,9 +161,11 @@ class McpGrantStore:
     # --- the join of spec §10 ---------------------------------------------------------
 
     async def for_agent(
-        self, session: AsyncSession, tenant_id: str, agent_id: uuid.UUID, server_id: str = ""
-    ) -> tuple[McpServerAccess, ...]:
-        """Enabled servers the agent holds a grant on, with their users' grants."""
+        self, session: AsyncSession, tenant_id: str, agent_id: uuid.UUID, server_id: str = "",
+        user_id: str | None = None,
+    ) -> tuple[McpServerAccess, ...]:  # fmt: skip
+        """Enabled servers the agent holds a grant on, with their users' grants: every
+        user's (``user_id`` None, for the cached config) or that one user's."""
         query = (
             select(McpServerRow, McpAgentGrantRow)
             .join(McpAgentGrantRow, McpAgentGrantRow.server_id == McpServerRow.id)
@@ -178,10 +180,11 @@ class McpGrantStore:
             query = query.where(McpServerRow.id == parse_uuid(server_id))
         pairs = [(row[0], row[1]) for row in await session.execute(query)]
         users: dict[uuid.UUID, dict[str, McpGrant]] = {s.id: {} for s, _ in pairs}
-        if users:
-            for row in await session.scalars(
-                select(McpUserGrantRow).where(McpUserGrantRow.server_id.in_(users))
-            ):
+        user_query = select(McpUserGrantRow).where(McpUserGrantRow.server_id.in_(users))
+        if user_id is not None:
+            user_query = user_query.where(McpUserGrantRow.user_id == parse_uuid(user_id))
+        if users and (user_id is None or parse_uuid(user_id) is not None):
+            for row in await session.scalars(user_query):
                 users[row.server_id][str(row.user_id)] = McpGrant.from_json(
                     row.tool_allow, row.tool_deny
                 )
@@ -190,13 +193,16 @@ class McpGrantStore:
             for s, g in pairs
         )
 
-    async def access(self, tenant_id: str, agent_id: str, server_id: str) -> McpServerAccess | None:
-        """The agent's access to one server as stored now (the check at call time)."""
+    async def access(
+        self, tenant_id: str, agent_id: str, server_id: str, user_id: str
+    ) -> McpServerAccess | None:
+        """The agent's access to one server as stored now, with this call's user's
+        grant (the check at call time)."""
         key = parse_uuid(agent_id)
         if key is None or parse_uuid(server_id) is None:
             return None
         async with self._sessions() as session:
-            found = await self.for_agent(session, tenant_id, key, server_id)
+            found = await self.for_agent(session, tenant_id, key, server_id, user_id)
         return found[0] if found else None
 
     # --- grants -----------------------------------------------------------------------

@@ -73,9 +73,12 @@ class AgentConfig:
         self._registries[key] = (shared, overlay)
         return overlay
 
-    def hidden_for(self, user_id: str) -> frozenset[str]:
-        """MCP tools of this agent that ``user_id``'s grants rule out (spec §10)."""
-        return hidden_tools(self.mcp_servers, user_id)
+    def tool_names(
+        self, registry: Registry, request: PolicyRequest, user_id: str = ""
+    ) -> frozenset[str]:
+        """What reaches the LLM: the policy's tools, less the MCP tools that
+        ``user_id``'s grants rule out (spec §10)."""
+        return self.resolution(registry, request).tools - hidden_tools(self.mcp_servers, user_id)
 
     _resolved: dict[tuple[Registry, PolicyRequest], Resolution] = field(
         default_factory=dict, compare=False, repr=False

@@ -138,10 +138,9 @@ async def agent_tools(
             )
             for e in (explain(resolution, registry, n) for n in names)
         ]
-    hidden = config.hidden_for(user_id or principal.user_id or "")
     return AgentToolsPublic(
         agent_id=agent.id,
-        tools=sorted(resolution.tools - hidden),
+        tools=sorted(config.tool_names(registry, request, user_id or principal.user_id or "")),
         warnings=list(resolution.warnings),
         explain=explained,
     )

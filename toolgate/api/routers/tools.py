@@ -40,8 +40,8 @@ async def list_tools(
     agent = await load_agent(services, principal, agent_id)
     config = await agent_config(services, agent)
     registry = config.registry(services.registry)
-    hidden = config.hidden_for(user_id or principal.user_id or "")
-    names = config.resolution(registry, PolicyRequest(provider=provider)).tools - hidden
+    user = user_id or principal.user_id or ""
+    names = config.tool_names(registry, PolicyRequest(provider=provider), user)
     return [_public(registry.describe(n)) for n in sorted(names)]
 
 
